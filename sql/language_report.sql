@@ -1,0 +1,15 @@
+-- language_report: pages fetched per language and their share, the target
+-- language first (the form of Table 4 in Chan & Yamana).
+-- inputs:  crawldb
+-- params:  $target_lang
+-- output:  lang, pages, percent
+WITH per_lang AS (
+    SELECT coalesce(lang, 'und') AS lang, count(*) AS pages
+    FROM crawldb
+    WHERE status = 'fetched'
+    GROUP BY coalesce(lang, 'und')
+),
+total AS (SELECT sum(pages) AS all_pages FROM per_lang)
+SELECT lang, pages, round(100.0 * pages / all_pages, 2) AS percent
+FROM per_lang CROSS JOIN total
+ORDER BY CASE WHEN lang = $target_lang THEN 0 ELSE 1 END, pages DESC, lang

@@ -1,0 +1,79 @@
+//! The `crawl` loop: inject (optional), then rounds of generate, fetch,
+//! parse and updatedb. An unfinished round is finished first, so a killed
+//! crawl resumes where it stopped.
+
+use std::path::PathBuf;
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::fetch::FetchOptions;
+use crate::generate::GenerateOptions;
+use crate::store::{CrawlConfig, CrawlDir, Phase};
+use crate::updatedb::UpdateOptions;
+
+#[derive(Debug, Clone)]
+pub struct CrawlOptions {
+    pub seeds: Option<PathBuf>,
+    pub rounds: u32,
+    pub generate: GenerateOptions,
+    pub fetch: FetchOptions,
+    pub update: UpdateOptions,
+}
+
+/// Runs `options.rounds` rounds; each phase's one-line summary goes to `log`.
+pub async fn run(
+    engine: &Engine,
+    root: &std::path::Path,
+    options: &CrawlOptions,
+    config: CrawlConfig,
+    log: &mut dyn FnMut(String),
+) -> Result<CrawlDir> {
+    if let Some(seeds) = &options.seeds {
+        let report = crate::inject::run(engine, root, seeds, Some(config)).await?;
+        for line in &report.rejected {
+            log(format!("{}:{}: skipped: {}", seeds.display(), line.line, line.why));
+        }
+        log(report.to_string());
+    }
+    let crawl = CrawlDir::open(root)?;
+    for _ in 0..options.rounds {
+        if !finish_round(engine, &crawl, options, log).await? {
+            break;
+        }
+    }
+    Ok(crawl)
+}
+
+/// Runs the phases the latest round still needs, generating a new round if
+/// the last one is complete. Returns false when there is nothing to fetch.
+async fn finish_round(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    options: &CrawlOptions,
+    log: &mut dyn FnMut(String),
+) -> Result<bool> {
+    let latest = crawl.latest_round()?;
+    let complete = match latest {
+        None => true,
+        Some(round) => crawl.merged_round()? >= round,
+    };
+    if complete || latest.is_some_and(|r| !crawl.has(r, Phase::Fetchlist)) {
+        match crate::generate::run(engine, crawl, &options.generate).await {
+            Ok(report) => log(report.to_string()),
+            Err(Error::NothingToDo(why)) => {
+                log(why);
+                return Ok(false);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let round = crawl.latest_round()?.expect("a round was generated");
+    if !crawl.has(round, Phase::Fetch) {
+        log(crate::fetch::run(crawl, &options.fetch).await?.to_string());
+    }
+    if !crawl.has(round, Phase::Parse) {
+        log(crate::parse::run(crawl)?.to_string());
+    }
+    log(crate::updatedb::run(engine, crawl, &options.update).await?.to_string());
+    Ok(true)
+}

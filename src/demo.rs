@@ -1,0 +1,90 @@
+//! `langcrawl demo`: starts the synthetic web in-process on an ephemeral
+//! loopback port, crawls it for a few rounds with `bfs` for Japanese, and
+//! prints the language report and where the crawl directory is.
+
+use std::path::Path;
+
+use crate::crawl::CrawlOptions;
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::fetch::{client::ClientOptions, FetchOptions};
+use crate::generate::GenerateOptions;
+use crate::lang::TargetLang;
+use crate::updatedb::UpdateOptions;
+use crate::websim::{spawn_background, Web, WebSpec};
+
+/// Front pages of Japanese hosts used as seeds, plus a few others.
+const JAPANESE_SEEDS: usize = 8;
+const OTHER_SEEDS: usize = 2;
+
+pub async fn run(engine: &Engine, root: &Path, rounds: u32, quiet: bool) -> Result<()> {
+    prepare_dir(root)?;
+    let websim = spawn_background(Web::generate(WebSpec::default()), 0)?;
+    let mut seeds = websim.web.seeds("jpn", JAPANESE_SEEDS);
+    seeds.extend(websim.web.seeds("eng", OTHER_SEEDS));
+    std::fs::create_dir_all(root).map_err(Error::io(root))?;
+    let seeds_file = root.join("seeds.txt");
+    std::fs::write(&seeds_file, seeds.join("\n") + "\n").map_err(Error::io(&seeds_file))?;
+    let say = |line: String| {
+        if !quiet {
+            println!("{line}");
+        }
+    };
+    say(format!(
+        "demo: synthetic web of {} hosts on {} (loopback only); crawling for Japanese with bfs, {rounds} rounds",
+        websim.web.hosts.len(),
+        websim.proxy_url()
+    ));
+    let options = CrawlOptions {
+        seeds: Some(seeds_file),
+        rounds,
+        generate: GenerateOptions::default(),
+        fetch: FetchOptions {
+            client: ClientOptions {
+                user_agent: concat!("langcrawl/", env!("CARGO_PKG_VERSION")).into(),
+                proxy: Some(websim.proxy_url()),
+                connect_timeout: std::time::Duration::from_secs(5),
+                timeout: std::time::Duration::from_secs(10),
+                max_content_bytes: 1 << 20,
+            },
+            concurrency: 32,
+            delay: std::time::Duration::ZERO,
+            max_crawl_delay: std::time::Duration::ZERO,
+            quiet,
+        },
+        update: UpdateOptions {
+            strategy: crate::strategy::find("bfs")?,
+            target_lang: TargetLang::parse("ja")?,
+            tolerance: 10,
+        },
+    };
+    let config = crate::cli::new_config("ja")?;
+    let mut log = say;
+    let crawl = crate::crawl::run(engine, root, &options, config, &mut log).await?;
+    println!("\n{}", crate::report::full_report(engine, &crawl).await?);
+    let dir = crawl.root().display();
+    println!("\nThe crawl is in {dir}. Look inside with SQL, e.g.:");
+    println!("  langcrawl sql --crawl {dir} \"SELECT status, count(*) AS urls FROM crawldb GROUP BY status\"");
+    println!("  langcrawl sql --crawl {dir} \"SELECT host, na, nr, state FROM servers ORDER BY nr DESC LIMIT 10\"");
+    Ok(())
+}
+
+/// The demo starts afresh: it replaces an earlier demo crawl, but never a
+/// folder that is not a crawl directory.
+fn prepare_dir(root: &Path) -> Result<()> {
+    if !root.exists() {
+        return Ok(());
+    }
+    let is_crawl = root.join("crawl.json").is_file();
+    let is_empty = std::fs::read_dir(root).map_err(Error::io(root))?.next().is_none();
+    if is_crawl {
+        std::fs::remove_dir_all(root).map_err(Error::io(root))
+    } else if is_empty {
+        Ok(())
+    } else {
+        Err(Error::Usage(format!(
+            "{} exists and is not a crawl directory; give the demo another --crawl DIR",
+            root.display()
+        )))
+    }
+}

@@ -1,0 +1,236 @@
+//! The only place that builds a DataFusion `SessionContext`. It loads the
+//! pipeline's SQL (embedded at build time, or from `--sql-dir`), binds named
+//! `$params`, registers segments as tables and streams results into segments.
+
+use std::path::{Path, PathBuf};
+
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::dataframe::DataFrame;
+use datafusion::datasource::MemTable;
+use datafusion::execution::context::{SessionConfig, SessionContext};
+use datafusion::prelude::ParquetReadOptions;
+use datafusion::scalar::ScalarValue;
+use futures::StreamExt;
+
+use crate::error::{Error, Result};
+use crate::store::segment::{Staged, SegmentWriter};
+
+/// The SQL files of the pipeline, by path under `sql/`.
+const EMBEDDED_SQL: &[(&str, &str)] = &[
+    ("generate.sql", include_str!("../sql/generate.sql")),
+    ("inject.sql", include_str!("../sql/inject.sql")),
+    ("round_pages.sql", include_str!("../sql/round_pages.sql")),
+    ("apply_fetch.sql", include_str!("../sql/apply_fetch.sql")),
+    ("server_stats.sql", include_str!("../sql/server_stats.sql")),
+    ("dir_stats.sql", include_str!("../sql/dir_stats.sql")),
+    ("decide.sql", include_str!("../sql/decide.sql")),
+    ("merge_crawldb.sql", include_str!("../sql/merge_crawldb.sql")),
+    ("language_report.sql", include_str!("../sql/language_report.sql")),
+    ("harvest_by_round.sql", include_str!("../sql/harvest_by_round.sql")),
+    ("strategies/bfs.sql", include_str!("../sql/strategies/bfs.sql")),
+];
+
+/// Named values for a query's `$placeholders`.
+#[derive(Debug, Clone, Default)]
+pub struct Params(Vec<(String, ScalarValue)>);
+
+impl Params {
+    pub fn new() -> Self {
+        Params::default()
+    }
+
+    pub fn set(mut self, name: &str, value: impl Into<ScalarValue>) -> Self {
+        self.0.retain(|(n, _)| n != name);
+        self.0.push((name.to_string(), value.into()));
+        self
+    }
+
+    /// Only the parameters that `sql` mentions, so DataFusion sees no strays.
+    fn used_by(&self, sql: &str) -> Vec<(String, ScalarValue)> {
+        self.0
+            .iter()
+            .filter(|(name, _)| mentions_placeholder(sql, name))
+            .cloned()
+            .collect()
+    }
+}
+
+fn mentions_placeholder(sql: &str, name: &str) -> bool {
+    let needle = format!("${name}");
+    sql.match_indices(&needle).any(|(at, _)| {
+        let next = sql[at + needle.len()..].chars().next();
+        !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// A DataFusion session and the SQL it runs.
+pub struct Engine {
+    ctx: SessionContext,
+    sql_dir: Option<PathBuf>,
+}
+
+impl Engine {
+    /// `sql_dir` overrides the embedded SQL files with files of the same names.
+    pub fn new(sql_dir: Option<PathBuf>) -> Self {
+        let config = SessionConfig::new()
+            .with_information_schema(true)
+            .with_target_partitions(
+                std::thread::available_parallelism().map_or(2, |n| n.get()),
+            );
+        Engine {
+            ctx: SessionContext::new_with_config(config),
+            sql_dir,
+        }
+    }
+
+    pub fn context(&self) -> &SessionContext {
+        &self.ctx
+    }
+
+    /// The text of `sql/<name>`: from `--sql-dir` if that has it, else embedded.
+    pub fn sql_text(&self, name: &str) -> Result<String> {
+        if let Some(dir) = &self.sql_dir {
+            let path = dir.join(name);
+            if path.exists() {
+                return std::fs::read_to_string(&path).map_err(Error::io(path));
+            }
+        }
+        EMBEDDED_SQL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, text)| text.to_string())
+            .ok_or_else(|| Error::Other(format!("no SQL file {name}")))
+    }
+
+    /// Plans `sql/<name>` with `params` bound.
+    pub async fn query_file(&self, name: &str, params: &Params) -> Result<DataFrame> {
+        let sql = self.sql_text(name)?;
+        self.query(&sql, params)
+            .await
+            .map_err(|e| with_context(e, &format!("running sql/{name}")))
+    }
+
+    /// Plans a SQL statement with `params` bound.
+    pub async fn query(&self, sql: &str, params: &Params) -> Result<DataFrame> {
+        let context = "running SQL";
+        let df = self.ctx.sql(sql).await.map_err(Error::sql(context))?;
+        let values = params.used_by(sql);
+        if values.is_empty() {
+            return Ok(df);
+        }
+        df.with_param_values(values).map_err(Error::sql(context))
+    }
+
+    /// Registers the Parquet files of a segment folder as table `name`.
+    pub async fn register_segment(&self, name: &str, dir: &Path) -> Result<()> {
+        self.deregister(name)?;
+        let path = dir.to_string_lossy();
+        self.ctx
+            .register_parquet(name, path.as_ref(), ParquetReadOptions::default())
+            .await
+            .map_err(Error::sql(format!("reading segment {}", dir.display())))
+    }
+
+    /// Registers an empty table with `schema` (a segment that does not exist yet).
+    pub fn register_empty(&self, name: &str, schema: SchemaRef) -> Result<()> {
+        self.deregister(name)?;
+        let table = MemTable::try_new(schema, vec![vec![]]).map_err(Error::sql(name))?;
+        self.ctx
+            .register_table(name, std::sync::Arc::new(table))
+            .map(|_| ())
+            .map_err(Error::sql(name))
+    }
+
+    /// Registers in-memory batches as table `name`.
+    pub fn register_batches(
+        &self,
+        name: &str,
+        schema: SchemaRef,
+        batches: Vec<datafusion::arrow::array::RecordBatch>,
+    ) -> Result<()> {
+        self.deregister(name)?;
+        let table = MemTable::try_new(schema, vec![batches]).map_err(Error::sql(name))?;
+        self.ctx
+            .register_table(name, std::sync::Arc::new(table))
+            .map(|_| ())
+            .map_err(Error::sql(name))
+    }
+
+    /// Registers a planned query as view `name`.
+    pub fn register_view(&self, name: &str, df: DataFrame) -> Result<()> {
+        self.deregister(name)?;
+        self.ctx
+            .register_table(name, df.into_view())
+            .map(|_| ())
+            .map_err(Error::sql(name))
+    }
+
+    fn deregister(&self, name: &str) -> Result<()> {
+        self.ctx
+            .deregister_table(name)
+            .map(|_| ())
+            .map_err(Error::sql(name))
+    }
+
+    /// Runs `df` and streams its rows into `writer`'s segment.
+    pub async fn write(&self, df: DataFrame, mut writer: SegmentWriter) -> Result<Staged> {
+        let mut stream = df
+            .execute_stream()
+            .await
+            .map_err(Error::sql("running query"))?;
+        while let Some(batch) = stream.next().await {
+            writer.write(&batch.map_err(Error::sql("running query"))?)?;
+        }
+        writer.finish()
+    }
+
+    /// Runs `df` and collects its rows.
+    pub async fn collect(
+        &self,
+        df: DataFrame,
+    ) -> Result<Vec<datafusion::arrow::array::RecordBatch>> {
+        df.collect().await.map_err(Error::sql("running query"))
+    }
+}
+
+fn with_context(error: Error, context: &str) -> Error {
+    match error {
+        Error::Sql { source, .. } => Error::Sql {
+            context: context.to_string(),
+            source,
+        },
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_match_whole_names() {
+        assert!(mentions_placeholder("WHERE a = $round", "round"));
+        assert!(!mentions_placeholder("WHERE a = $round_id", "round"));
+        assert!(!mentions_placeholder("WHERE a = 1", "round"));
+    }
+
+    #[test]
+    fn every_embedded_sql_file_exists_in_sql_dir() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sql");
+        for (name, _) in EMBEDDED_SQL {
+            assert!(dir.join(name).is_file(), "{name}");
+        }
+    }
+
+    #[tokio::test]
+    async fn named_parameters_are_bound() {
+        let engine = Engine::new(None);
+        let params = Params::new().set("lang", "jpn").set("n", 3i64);
+        let df = engine.query("SELECT $lang AS lang, $n + 1 AS n", &params).await.unwrap();
+        let batches = engine.collect(df).await.unwrap();
+        let text = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
+            .unwrap()
+            .to_string();
+        assert!(text.contains("jpn") && text.contains('4'), "{text}");
+    }
+}

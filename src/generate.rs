@@ -1,0 +1,96 @@
+//! The generate phase: SQL over the crawldb (`sql/generate.sql`) picks the
+//! next round's fetch list — unfetched URLs by priority, then depth, at most
+//! `max_per_host` per host and `top_n` in all.
+
+use crate::engine::{Engine, Params};
+use crate::error::{Error, Result};
+use crate::inject::register_crawldb;
+use crate::store::schema::FETCHLIST;
+use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
+
+#[derive(Debug, Clone)]
+pub struct GenerateOptions {
+    pub top_n: u64,
+    pub max_per_host: u64,
+    /// A URL that failed this many times is not tried again.
+    pub max_retries: u32,
+}
+
+impl Default for GenerateOptions {
+    fn default() -> Self {
+        GenerateOptions {
+            top_n: 50_000,
+            max_per_host: 1_000,
+            max_retries: 3,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenerateReport {
+    pub round: u32,
+    pub urls: usize,
+}
+
+impl std::fmt::Display for GenerateReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "generate round {:05}: {} URLs in the fetch list", self.round, self.urls)
+    }
+}
+
+/// Writes the fetch list of a new round.
+pub async fn run(engine: &Engine, crawl: &CrawlDir, options: &GenerateOptions) -> Result<GenerateReport> {
+    if !crawl.has_crawldb() {
+        return Err(Error::NothingToDo(format!(
+            "{} has no crawldb; run `langcrawl inject` first",
+            crawl.root().display()
+        )));
+    }
+    let round = next_round(crawl)?;
+    register_crawldb(engine, crawl).await?;
+    let params = Params::new()
+        .set("top_n", options.top_n as i64)
+        .set("max_per_host", options.max_per_host as i64)
+        .set("max_retries", options.max_retries as i32);
+    let df = engine.query_file("generate.sql", &params).await?;
+    let round_dir = crawl.round_dir(round);
+    std::fs::create_dir_all(&round_dir).map_err(Error::io(&round_dir))?;
+    let writer = SegmentWriter::create(&crawl.segment(round, Phase::Fetchlist), FETCHLIST.clone())?;
+    let staged = engine.write(df, writer).await?;
+    if staged.rows == 0 {
+        std::fs::remove_dir_all(&round_dir).map_err(Error::io(&round_dir))?;
+        return Err(Error::NothingToDo(format!(
+            "{}: no URLs left to fetch (all fetched, failed {} times, or none known)",
+            crawl.root().display(),
+            options.max_retries
+        )));
+    }
+    let report = GenerateReport {
+        round: round.0,
+        urls: staged.commit()?,
+    };
+    CrawlConfig::record(crawl, "generate", round.0, &report.to_string())?;
+    Ok(report)
+}
+
+/// The id of the round to generate: one past the latest, or the latest
+/// itself if a killed generate left it without a fetch list.
+fn next_round(crawl: &CrawlDir) -> Result<RoundId> {
+    let Some(latest) = crawl.latest_round()? else {
+        return Ok(RoundId(crawl.merged_round()?.0 + 1));
+    };
+    if !crawl.has(latest, Phase::Fetchlist) {
+        return Ok(latest);
+    }
+    if crawl.merged_round()? < latest {
+        let step = Phase::ALL
+            .iter()
+            .find(|&&p| !crawl.has(latest, p))
+            .map_or("updatedb", |p| p.producer());
+        return Err(Error::NothingToDo(format!(
+            "round {latest} in {} is not finished; run `langcrawl {step}` first",
+            crawl.root().display()
+        )));
+    }
+    Ok(RoundId(latest.0 + 1))
+}

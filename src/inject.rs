@@ -1,0 +1,158 @@
+//! The inject phase: read a seeds file (one URL per line, `#` comments and
+//! blank lines ignored), normalize and de-duplicate the URLs, and add the
+//! new ones to the crawldb as unfetched.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{RecordBatch, StringArray};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
+
+use crate::engine::{Engine, Params};
+use crate::error::{Error, Result};
+use crate::store::schema::CRAWLDB;
+use crate::store::{CrawlConfig, CrawlDir, SegmentWriter};
+use crate::urls;
+
+/// A seeds-file line that is not an http(s) URL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RejectedLine {
+    pub line: usize,
+    pub text: String,
+    pub why: String,
+}
+
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct InjectReport {
+    /// Distinct URLs in the seeds file.
+    pub seeds: usize,
+    /// URLs the crawldb did not know before.
+    pub injected: usize,
+    pub rejected: Vec<RejectedLine>,
+}
+
+impl std::fmt::Display for InjectReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "inject: {} seed URLs, {} new, {} lines rejected",
+            self.seeds,
+            self.injected,
+            self.rejected.len()
+        )
+    }
+}
+
+/// The URLs of a seeds file and the lines that are not URLs.
+pub fn read_seeds(path: &Path) -> Result<(BTreeSet<String>, Vec<RejectedLine>)> {
+    let text = std::fs::read(path).map_err(|source| {
+        Error::Usage(format!("reading seeds file {}: {source}", path.display()))
+    })?;
+    let text = String::from_utf8_lossy(&text);
+    let mut urls = BTreeSet::new();
+    let mut rejected = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match urls::normalize(line) {
+            Ok(url) => {
+                urls.insert(url.to_string());
+            }
+            Err(why) => rejected.push(RejectedLine {
+                line: index + 1,
+                text: line.to_string(),
+                why,
+            }),
+        }
+    }
+    Ok((urls, rejected))
+}
+
+/// Injects the seeds file into the crawl at `root`, creating it if needed.
+pub async fn run(
+    engine: &Engine,
+    root: &Path,
+    seeds_file: &Path,
+    config: Option<CrawlConfig>,
+) -> Result<InjectReport> {
+    let (seeds, rejected) = read_seeds(seeds_file)?;
+    if seeds.is_empty() {
+        return Err(Error::Usage(format!(
+            "{}: no http(s) URLs to inject ({} lines rejected)",
+            seeds_file.display(),
+            rejected.len()
+        )));
+    }
+    let crawl = CrawlDir::create(root)?;
+    if !crawl.crawl_json().exists() {
+        config.unwrap_or_default().save(&crawl)?;
+    } else if let Some(config) = config {
+        let mut current = CrawlConfig::load(&crawl)?;
+        current.target_lang = config.target_lang.or(current.target_lang);
+        current.target_tlds = config.target_tlds;
+        current.save(&crawl)?;
+    }
+    let merged = crawl.merged_round()?;
+    register_crawldb(engine, &crawl).await?;
+    engine.register_batches("seeds", seed_schema(), vec![seed_batch(&seeds)])?;
+    let df = engine
+        .query_file("inject.sql", &Params::new().set("round", merged.0 as i32))
+        .await?;
+    let staged = engine.write(df, SegmentWriter::create(&crawl.crawldb(), CRAWLDB.clone())?).await?;
+    let before = engine.context().table("crawldb").await.map_err(Error::sql("crawldb"))?;
+    let known_before = before.count().await.map_err(Error::sql("counting crawldb"))?;
+    let injected = staged.rows - known_before;
+    crawl.swap_crawldb(&staged.temp_dir, merged)?;
+    let report = InjectReport {
+        seeds: seeds.len(),
+        injected,
+        rejected,
+    };
+    CrawlConfig::record(&crawl, "inject", merged.0, &report.to_string())?;
+    Ok(report)
+}
+
+/// Registers the current crawldb as `crawldb`, or an empty one if there is none.
+pub async fn register_crawldb(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
+    if crawl.has_crawldb() {
+        engine.register_segment("crawldb", &crawl.crawldb()).await
+    } else {
+        engine.register_empty("crawldb", CRAWLDB.clone())
+    }
+}
+
+fn seed_schema() -> Arc<Schema> {
+    let field = |name| Field::new(name, DataType::Utf8, false);
+    Arc::new(Schema::new(vec![
+        field("url"),
+        field("host"),
+        field("domain"),
+        field("tld"),
+        field("dir"),
+    ]))
+}
+
+fn seed_batch(seeds: &BTreeSet<String>) -> RecordBatch {
+    let parts: Vec<urls::UrlParts> = seeds
+        .iter()
+        .filter_map(|s| urls::normalize(s).ok())
+        .map(|u| urls::parts(&u))
+        .collect();
+    let column = |f: fn(&urls::UrlParts) -> &str| {
+        Arc::new(parts.iter().map(|p| Some(f(p))).collect::<StringArray>()) as _
+    };
+    RecordBatch::try_new(
+        seed_schema(),
+        vec![
+            column(|p| &p.url),
+            column(|p| &p.host),
+            column(|p| &p.domain),
+            column(|p| &p.tld),
+            column(|p| &p.dir),
+        ],
+    )
+    .expect("seed columns match")
+}

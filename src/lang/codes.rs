@@ -1,0 +1,120 @@
+//! Language codes: ISO 639-3 as whatlang names them, the two-letter aliases
+//! accepted on the command line, and each language's default ccTLDs.
+
+use crate::error::{Error, Result};
+
+/// Two-letter aliases for the ISO 639-3 codes whatlang uses.
+const ALIASES: &[(&str, &str)] = &[
+    ("ja", "jpn"),
+    ("zh", "cmn"),
+    ("ko", "kor"),
+    ("th", "tha"),
+    ("hi", "hin"),
+    ("en", "eng"),
+    ("de", "deu"),
+    ("fr", "fra"),
+    ("ru", "rus"),
+    ("es", "spa"),
+    ("pt", "por"),
+    ("it", "ita"),
+    ("ar", "ara"),
+    ("vi", "vie"),
+    ("id", "ind"),
+    ("nl", "nld"),
+    ("pl", "pol"),
+    ("tr", "tur"),
+    ("uk", "ukr"),
+    ("he", "heb"),
+    ("el", "ell"),
+    ("bn", "ben"),
+    ("mr", "mar"),
+    ("ne", "nep"),
+];
+
+/// ccTLDs that count as "in the target country" by default.
+const DEFAULT_TLDS: &[(&str, &[&str])] = &[
+    ("jpn", &["jp"]),
+    ("cmn", &["cn", "tw", "hk"]),
+    ("kor", &["kr"]),
+    ("tha", &["th"]),
+    ("hin", &["in"]),
+    ("deu", &["de", "at", "ch"]),
+    ("fra", &["fr"]),
+    ("rus", &["ru"]),
+    ("spa", &["es", "mx", "ar"]),
+];
+
+/// Country codes people type where a language code is wanted.
+const COUNTRY_HINTS: &[(&str, &str)] = &[
+    ("jp", "ja"),
+    ("kr", "ko"),
+    ("cn", "zh"),
+    ("tw", "zh"),
+    ("in", "hi"),
+    ("cz", "cs"),
+];
+
+/// A target language, always in its ISO 639-3 form (`jpn`, `tha`, ...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TargetLang(String);
+
+impl TargetLang {
+    /// Accepts `ja`, `jpn`, `JA`; rejects anything whatlang cannot name.
+    pub fn parse(input: &str) -> Result<Self> {
+        let lower = input.trim().to_ascii_lowercase();
+        let code = ALIASES
+            .iter()
+            .find(|(two, _)| *two == lower)
+            .map(|(_, three)| three.to_string())
+            .unwrap_or(lower.clone());
+        if whatlang::Lang::from_code(&code).is_some() {
+            return Ok(TargetLang(code));
+        }
+        let hint = COUNTRY_HINTS
+            .iter()
+            .find(|(cc, _)| *cc == lower)
+            .and_then(|(_, two)| ALIASES.iter().find(|(a, _)| a == two))
+            .map(|(two, three)| format!(" (did you mean {two} / {three}?)"))
+            .unwrap_or_else(|| " (use an ISO 639-1 or 639-3 code such as ja, jpn, th, tha)".into());
+        Err(Error::Usage(format!("--lang {input}: unknown language{hint}")))
+    }
+
+    pub fn code(&self) -> &str {
+        &self.0
+    }
+
+    /// The default ccTLDs of this language (empty when it has none).
+    pub fn default_tlds(&self) -> Vec<String> {
+        DEFAULT_TLDS
+            .iter()
+            .find(|(lang, _)| *lang == self.0)
+            .map(|(_, tlds)| tlds.iter().map(|t| t.to_string()).collect())
+            .unwrap_or_default()
+    }
+}
+
+impl std::fmt::Display for TargetLang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_and_three_letter_codes_are_accepted() {
+        assert_eq!(TargetLang::parse("ja").unwrap().code(), "jpn");
+        assert_eq!(TargetLang::parse("JPN").unwrap().code(), "jpn");
+        assert_eq!(TargetLang::parse("th").unwrap().code(), "tha");
+        assert_eq!(TargetLang::parse("zh").unwrap().default_tlds(), ["cn", "tw", "hk"]);
+    }
+
+    #[test]
+    fn a_country_code_gets_a_suggestion() {
+        let err = TargetLang::parse("jp").unwrap_err().to_string();
+        assert_eq!(err, "--lang jp: unknown language (did you mean ja / jpn?)");
+        assert!(TargetLang::parse("klingon").is_err());
+    }
+}

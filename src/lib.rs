@@ -1,0 +1,25 @@
+//! langcrawl: a language-specific focused web crawler.
+//!
+//! The crawl runs in Nutch-style rounds — inject, generate, fetch, parse,
+//! updatedb — and every phase reads and writes Parquet segments under a crawl
+//! directory (see `store`). Relational steps are DataFusion SQL kept under
+//! `sql/` and run through `engine`.
+
+pub mod cli;
+pub mod crawl;
+pub mod demo;
+pub mod engine;
+pub mod error;
+pub mod fetch;
+pub mod generate;
+pub mod inject;
+pub mod lang;
+pub mod parse;
+pub mod report;
+pub mod store;
+pub mod strategy;
+pub mod updatedb;
+pub mod urls;
+pub mod websim;
+
+pub use error::{Error, Result};

@@ -1,0 +1,135 @@
+//! Reports and inspection: registers the whole crawl (crawldb, the server
+//! view, every round's segments with a `round` column) for SQL, prints query
+//! results as a table, CSV or JSON, and runs the language report.
+
+use std::str::FromStr;
+
+use datafusion::arrow::array::RecordBatch;
+use datafusion::dataframe::DataFrame;
+use datafusion::prelude::{col, lit};
+
+use crate::engine::{Engine, Params};
+use crate::error::{Error, Result};
+use crate::store::{CrawlConfig, CrawlDir, Phase};
+
+/// How query results are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    #[default]
+    Table,
+    Csv,
+    Json,
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        <Format as clap::ValueEnum>::from_str(s, true)
+    }
+}
+
+/// Registers `crawldb`, `servers`, `dirs` and, for each phase, a table over
+/// all rounds with a `round` column. `content` keeps the fetch bytes.
+pub async fn register_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) -> Result<()> {
+    let config = CrawlConfig::load(crawl)?;
+    crate::inject::register_crawldb(engine, crawl).await?;
+    let params = Params::new().set("tolerance", config.tolerance as i64);
+    engine.register_view("pages", engine.context().table("crawldb").await.map_err(Error::sql("crawldb"))?)?;
+    engine.register_view("servers", engine.query_file("server_stats.sql", &params).await?)?;
+    engine.register_view("dirs", engine.query_file("dir_stats.sql", &params).await?)?;
+    for phase in Phase::ALL {
+        register_phase(engine, crawl, phase, content).await?;
+    }
+    Ok(())
+}
+
+/// The union of one phase's segments over all rounds, as table `<phase>`.
+async fn register_phase(engine: &Engine, crawl: &CrawlDir, phase: Phase, content: bool) -> Result<()> {
+    let mut union: Option<DataFrame> = None;
+    for round in crawl.rounds()? {
+        if !crawl.has(round, phase) {
+            continue;
+        }
+        let name = format!("{}_{round}", phase.dir_name());
+        engine.register_segment(&name, &crawl.segment(round, phase)).await?;
+        let df = engine.context().table(&name).await.map_err(Error::sql(&name))?;
+        let mut columns = vec![lit(round.0 as i32).alias("round")];
+        columns.extend(
+            df.schema()
+                .fields()
+                .iter()
+                .filter(|f| content || f.name() != "content")
+                .map(|f| col(format!("\"{}\"", f.name()))),
+        );
+        let df = df.select(columns).map_err(Error::sql(&name))?;
+        union = Some(match union {
+            None => df,
+            Some(all) => all.union(df).map_err(Error::sql(&name))?,
+        });
+    }
+    match union {
+        Some(df) => engine.register_view(phase.dir_name(), df),
+        None => Ok(()),
+    }
+}
+
+/// Runs the user's query over the registered crawl.
+pub async fn query(engine: &Engine, sql: &str) -> Result<Vec<RecordBatch>> {
+    let df = engine.query(sql, &Params::new()).await?;
+    engine.collect(df).await
+}
+
+/// The language report (`sql/language_report.sql`): lang, pages, percent.
+pub async fn language_report(engine: &Engine, target_lang: &str) -> Result<Vec<RecordBatch>> {
+    let params = Params::new().set("target_lang", target_lang);
+    let df = engine.query_file("language_report.sql", &params).await?;
+    engine.collect(df).await
+}
+
+/// The harvest rate per round (`sql/harvest_by_round.sql`).
+pub async fn harvest_by_round(engine: &Engine) -> Result<Vec<RecordBatch>> {
+    let df = engine.query_file("harvest_by_round.sql", &Params::new()).await?;
+    engine.collect(df).await
+}
+
+/// Formats batches as a text table, CSV with a header, or JSON lines.
+pub fn format(batches: &[RecordBatch], format: Format) -> Result<String> {
+    let arrow_error = |e: datafusion::arrow::error::ArrowError| Error::Other(format!("formatting results: {e}"));
+    match format {
+        Format::Table => Ok(datafusion::arrow::util::pretty::pretty_format_batches(batches)
+            .map_err(arrow_error)?
+            .to_string()),
+        Format::Csv => {
+            let mut out = Vec::new();
+            {
+                let mut writer = arrow::csv::WriterBuilder::new().with_header(true).build(&mut out);
+                for batch in batches {
+                    writer.write(batch).map_err(arrow_error)?;
+                }
+            }
+            Ok(String::from_utf8_lossy(&out).into_owned())
+        }
+        Format::Json => {
+            let mut writer = arrow::json::LineDelimitedWriter::new(Vec::new());
+            for batch in batches {
+                writer.write(batch).map_err(arrow_error)?;
+            }
+            writer.finish().map_err(arrow_error)?;
+            Ok(String::from_utf8_lossy(&writer.into_inner()).into_owned())
+        }
+    }
+}
+
+/// The full report for a crawl: languages, then harvest rate per round.
+pub async fn full_report(engine: &Engine, crawl: &CrawlDir) -> Result<String> {
+    let config = CrawlConfig::load(crawl)?;
+    let target = config.target_lang.clone().unwrap_or_else(|| "und".into());
+    crate::inject::register_crawldb(engine, crawl).await?;
+    let languages = language_report(engine, &target).await?;
+    let harvest = harvest_by_round(engine).await?;
+    Ok(format!(
+        "Pages fetched per language (target {target}):\n{}\n\nHarvest rate per round:\n{}",
+        format(&languages, Format::Table)?,
+        format(&harvest, Format::Table)?
+    ))
+}

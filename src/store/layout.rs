@@ -1,0 +1,262 @@
+//! The crawl directory: where `crawl.json`, the crawldb and each round's
+//! segments live, which rounds exist, and the crawldb swap (current → old).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// A round's number; its folder name is the number padded to five digits,
+/// so rounds sort lexically.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RoundId(pub u32);
+
+impl fmt::Display for RoundId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:05}", self.0)
+    }
+}
+
+impl RoundId {
+    fn from_dir_name(name: &str) -> Option<Self> {
+        (name.len() == 5 && name.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| RoundId(name.parse().ok()?))
+            .flatten()
+    }
+}
+
+/// The segments of a round, in the order the phases write them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Fetchlist,
+    Fetch,
+    Links,
+    Parse,
+    Decisions,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 5] = [
+        Phase::Fetchlist,
+        Phase::Fetch,
+        Phase::Links,
+        Phase::Parse,
+        Phase::Decisions,
+    ];
+
+    /// The command that writes this segment.
+    pub fn producer(self) -> &'static str {
+        match self {
+            Phase::Fetchlist => "generate",
+            Phase::Fetch => "fetch",
+            Phase::Links | Phase::Parse => "parse",
+            Phase::Decisions => "updatedb",
+        }
+    }
+
+    pub fn dir_name(self) -> &'static str {
+        match self {
+            Phase::Fetchlist => "fetchlist",
+            Phase::Fetch => "fetch",
+            Phase::Links => "links",
+            Phase::Parse => "parse",
+            Phase::Decisions => "decisions",
+        }
+    }
+}
+
+const CRAWL_JSON: &str = "crawl.json";
+const CRAWLDB: &str = "crawldb";
+const CRAWLDB_OLD: &str = "crawldb.old";
+/// Written into the crawldb folder: the last round merged into it.
+const MERGED_ROUND: &str = "_merged_round";
+/// Marks a folder being written; removed (or left behind by a crash).
+const TEMP_MARK: &str = ".tmp-";
+
+/// An opened crawl directory.
+#[derive(Debug, Clone)]
+pub struct CrawlDir {
+    root: PathBuf,
+}
+
+impl CrawlDir {
+    /// Opens an existing crawl directory, finishing an interrupted crawldb
+    /// swap and removing folders left behind by killed phases.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Self> {
+        let crawl = CrawlDir { root: root.into() };
+        if !crawl.crawl_json().is_file() {
+            return Err(Error::NotACrawl { path: crawl.root });
+        }
+        crawl.recover()?;
+        Ok(crawl)
+    }
+
+    /// Opens `root` as a crawl directory, creating the folder if needed
+    /// (the caller writes `crawl.json`).
+    pub fn create(root: impl Into<PathBuf>) -> Result<Self> {
+        let root = root.into();
+        std::fs::create_dir_all(&root).map_err(Error::io(&root))?;
+        let crawl = CrawlDir { root };
+        crawl.recover()?;
+        Ok(crawl)
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn crawl_json(&self) -> PathBuf {
+        self.root.join(CRAWL_JSON)
+    }
+
+    pub fn crawldb(&self) -> PathBuf {
+        self.root.join(CRAWLDB)
+    }
+
+    pub fn has_crawldb(&self) -> bool {
+        self.crawldb().is_dir()
+    }
+
+    pub fn round_dir(&self, round: RoundId) -> PathBuf {
+        self.root.join(round.to_string())
+    }
+
+    pub fn segment(&self, round: RoundId, phase: Phase) -> PathBuf {
+        self.round_dir(round).join(phase.dir_name())
+    }
+
+    pub fn has(&self, round: RoundId, phase: Phase) -> bool {
+        self.segment(round, phase).is_dir()
+    }
+
+    /// All rounds, oldest first.
+    pub fn rounds(&self) -> Result<Vec<RoundId>> {
+        let entries = std::fs::read_dir(&self.root).map_err(Error::io(&self.root))?;
+        let mut rounds: Vec<RoundId> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .filter_map(|e| RoundId::from_dir_name(&e.file_name().to_string_lossy()))
+            .collect();
+        rounds.sort();
+        Ok(rounds)
+    }
+
+    pub fn latest_round(&self) -> Result<Option<RoundId>> {
+        Ok(self.rounds()?.last().copied())
+    }
+
+    /// The latest round if it has the `needs` segment and lacks `produces`;
+    /// otherwise says what to run instead (`next` names the step after).
+    pub fn round_needing(&self, needs: Phase, produces: Phase, next: &str) -> Result<RoundId> {
+        let Some(round) = self.latest_round()? else {
+            return Err(Error::NothingToDo(format!(
+                "{}: no round yet; run `langcrawl generate` first",
+                self.root.display()
+            )));
+        };
+        if !self.has(round, needs) {
+            return Err(Error::NothingToDo(format!(
+                "round {round} in {} has no {} segment; run `langcrawl {}` first",
+                self.root.display(),
+                needs.dir_name(),
+                needs.producer()
+            )));
+        }
+        if self.has(round, produces) {
+            return Err(Error::NothingToDo(format!(
+                "round {round} in {} already has a {} segment; the next step is `langcrawl {next}`",
+                self.root.display(),
+                produces.dir_name()
+            )));
+        }
+        Ok(round)
+    }
+
+    /// The last round whose results are in the crawldb (0 after inject).
+    pub fn merged_round(&self) -> Result<RoundId> {
+        let path = self.crawldb().join(MERGED_ROUND);
+        if !path.exists() {
+            return Ok(RoundId(0));
+        }
+        let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
+        text.trim().parse().map(RoundId).map_err(|_| Error::SegmentRead {
+            path,
+            message: format!("not a round number: {text:?}"),
+        })
+    }
+
+    /// Makes `staged` (a finished crawldb folder) the current crawldb: the
+    /// current one becomes `crawldb.old` until the new one is in place.
+    pub fn swap_crawldb(&self, staged: &Path, merged: RoundId) -> Result<()> {
+        let marker = staged.join(MERGED_ROUND);
+        std::fs::write(&marker, merged.0.to_string()).map_err(Error::io(&marker))?;
+        let (current, old) = (self.crawldb(), self.root.join(CRAWLDB_OLD));
+        if old.exists() {
+            std::fs::remove_dir_all(&old).map_err(Error::io(&old))?;
+        }
+        if current.exists() {
+            std::fs::rename(&current, &old).map_err(Error::io(&current))?;
+        }
+        std::fs::rename(staged, &current).map_err(Error::io(staged))?;
+        if old.exists() {
+            std::fs::remove_dir_all(&old).map_err(Error::io(&old))?;
+        }
+        Ok(())
+    }
+
+    /// Puts back `crawldb.old` if a swap was cut short, and removes temp
+    /// folders of killed phases.
+    fn recover(&self) -> Result<()> {
+        let (current, old) = (self.crawldb(), self.root.join(CRAWLDB_OLD));
+        if !current.exists() && old.exists() {
+            std::fs::rename(&old, &current).map_err(Error::io(&old))?;
+        }
+        remove_temp_dirs(&self.root)?;
+        for round in self.rounds()? {
+            remove_temp_dirs(&self.round_dir(round))?;
+        }
+        Ok(())
+    }
+}
+
+/// The temp folder a segment is written to before it is renamed to `final_dir`.
+pub fn temp_dir_for(final_dir: &Path) -> PathBuf {
+    let name = final_dir.file_name().unwrap_or_default().to_string_lossy();
+    final_dir.with_file_name(format!("{name}{TEMP_MARK}{}", std::process::id()))
+}
+
+fn remove_temp_dirs(dir: &Path) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(Error::io(dir))?;
+    for entry in entries.filter_map(|e| e.ok()) {
+        if entry.file_name().to_string_lossy().contains(TEMP_MARK) {
+            let path = entry.path();
+            std::fs::remove_dir_all(&path).map_err(Error::io(&path))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_ids_sort_lexically_and_parse_back() {
+        assert_eq!(RoundId(3).to_string(), "00003");
+        assert!(RoundId(9).to_string() < RoundId(10).to_string());
+        assert_eq!(RoundId::from_dir_name("00012"), Some(RoundId(12)));
+        assert_eq!(RoundId::from_dir_name("crawldb"), None);
+        assert_eq!(RoundId::from_dir_name("0001"), None);
+    }
+
+    #[test]
+    fn an_interrupted_swap_is_undone_on_open() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join(CRAWL_JSON), "{}").unwrap();
+        std::fs::create_dir(tmp.path().join(CRAWLDB_OLD)).unwrap();
+        std::fs::create_dir(tmp.path().join("fetch.tmp-1")).unwrap();
+        let crawl = CrawlDir::open(tmp.path()).unwrap();
+        assert!(crawl.has_crawldb());
+        assert!(!tmp.path().join("fetch.tmp-1").exists());
+    }
+}

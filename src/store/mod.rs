@@ -1,0 +1,12 @@
+//! The on-disk crawl: Parquet schemas, the crawl directory's layout, and the
+//! only code that reads and writes segments (temp folder, then rename).
+
+pub mod crawl_json;
+pub mod layout;
+pub mod rows;
+pub mod schema;
+pub mod segment;
+
+pub use crawl_json::CrawlConfig;
+pub use layout::{CrawlDir, Phase, RoundId};
+pub use segment::{read_batches, SegmentWriter};

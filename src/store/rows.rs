@@ -1,0 +1,24 @@
+//! Typed access to a batch's columns by name, with an error naming the
+//! column when the segment does not have it.
+
+use datafusion::arrow::array::{Array, RecordBatch, StringArray};
+
+use crate::error::{Error, Result};
+
+/// The column `name` of `batch` as the array type `T`.
+pub fn column<'a, T: Array + 'static>(batch: &'a RecordBatch, name: &str) -> Result<&'a T> {
+    batch
+        .column_by_name(name)
+        .and_then(|c| c.as_any().downcast_ref::<T>())
+        .ok_or_else(|| {
+            Error::Other(format!(
+                "segment has no column {name} of type {}",
+                std::any::type_name::<T>().rsplit("::").next().unwrap_or_default()
+            ))
+        })
+}
+
+/// The value at `row` of a nullable string column, as an `Option`.
+pub fn opt_str(array: &StringArray, row: usize) -> Option<&str> {
+    (!array.is_null(row)).then(|| array.value(row))
+}

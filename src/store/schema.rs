@@ -1,0 +1,134 @@
+//! Every Arrow schema of the crawl, in one place. SQL outputs are cast to
+//! these before they are written, so a segment's schema never drifts.
+
+use std::sync::{Arc, LazyLock};
+
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef, TimeUnit};
+
+fn utf8(name: &str, nullable: bool) -> Field {
+    Field::new(name, DataType::Utf8, nullable)
+}
+
+fn int32(name: &str, nullable: bool) -> Field {
+    Field::new(name, DataType::Int32, nullable)
+}
+
+fn float64(name: &str, nullable: bool) -> Field {
+    Field::new(name, DataType::Float64, nullable)
+}
+
+fn boolean(name: &str, nullable: bool) -> Field {
+    Field::new(name, DataType::Boolean, nullable)
+}
+
+/// One row per known URL: the current state of the crawl.
+pub static CRAWLDB: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("url", false),
+        utf8("host", false),
+        utf8("domain", false),
+        utf8("tld", false),
+        utf8("dir", false),
+        utf8("status", false),
+        int32("retries", false),
+        int32("depth", false),
+        float64("priority", false),
+        int32("discovered_round", false),
+        int32("fetched_round", true),
+        int32("http_status", true),
+        utf8("redirect_to", true),
+        utf8("lang", true),
+        float64("lang_confidence", true),
+        boolean("relevant", true),
+        utf8("digest", true),
+        utf8("found_from", true),
+        utf8("found_anchor", true),
+    ]))
+});
+
+/// generate's output: the URLs one round will fetch.
+pub static FETCHLIST: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("url", false),
+        utf8("host", false),
+        int32("depth", false),
+        float64("priority", false),
+    ]))
+});
+
+/// fetch's output: one row per fetch-list URL.
+pub static FETCH: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("url", false),
+        utf8("host", false),
+        // fetched | redirect | gone | error | robots_denied
+        utf8("status", false),
+        int32("http_status", true),
+        utf8("redirect_to", true),
+        utf8("content_type", true),
+        utf8("headers", true),
+        Field::new("content", DataType::Binary, true),
+        Field::new("content_length", DataType::Int64, false),
+        boolean("truncated", false),
+        Field::new(
+            "fetched_at",
+            DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
+            false,
+        ),
+        Field::new("fetch_ms", DataType::Int64, false),
+        utf8("error", true),
+    ]))
+});
+
+/// parse's output: one row per fetched page.
+pub static PARSE: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("url", false),
+        utf8("host", false),
+        boolean("parsed", false),
+        utf8("title", true),
+        utf8("text_sample", true),
+        Field::new("text_chars", DataType::Int64, false),
+        utf8("lang", true),
+        float64("lang_confidence", true),
+        utf8("lang_source", false),
+        utf8("charset", true),
+        utf8("charset_source", true),
+        utf8("html_lang", true),
+        utf8("meta_charset", true),
+        utf8("digest", true),
+        int32("outlinks", false),
+        utf8("error", true),
+    ]))
+});
+
+/// parse's other output: one row per distinct outlink of a page, plus one
+/// per redirect (kind `redirect`).
+pub static LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("src_url", false),
+        utf8("src_host", false),
+        utf8("src_lang", true),
+        utf8("dst_url", false),
+        utf8("dst_host", false),
+        utf8("dst_domain", false),
+        utf8("dst_tld", false),
+        utf8("dst_dir", false),
+        utf8("anchor", false),
+        utf8("anchor_lang", false),
+        utf8("context", false),
+        boolean("nofollow", false),
+        utf8("kind", false),
+    ]))
+});
+
+/// updatedb's record of every link's fate under the strategy.
+pub static DECISIONS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("src_url", false),
+        utf8("url", false),
+        boolean("accepted", false),
+        float64("priority", false),
+        utf8("reason", false),
+    ]))
+});

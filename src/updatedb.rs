@@ -1,0 +1,109 @@
+//! The updatedb phase: DataFusion SQL merges the round's fetch and parse
+//! results into the crawldb, computes the per-server view
+//! (`sql/server_stats.sql`), runs the strategy's SQL to decide every link
+//! (`decisions` segment) and adds the accepted new URLs as unfetched.
+
+use crate::engine::{Engine, Params};
+use crate::error::{Error, Result};
+use crate::inject::register_crawldb;
+use crate::lang::TargetLang;
+use crate::store::schema::{CRAWLDB, DECISIONS};
+use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
+use crate::strategy::Strategy;
+
+#[derive(Debug, Clone)]
+pub struct UpdateOptions {
+    pub strategy: &'static Strategy,
+    pub target_lang: TargetLang,
+    /// Tamura's T for the server view.
+    pub tolerance: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateReport {
+    pub round: u32,
+    pub links: usize,
+    pub accepted: usize,
+    pub new_urls: usize,
+    pub crawldb_urls: usize,
+}
+
+impl std::fmt::Display for UpdateReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "updatedb round {:05}: {} links decided, {} accepted, {} new URLs; crawldb has {} URLs",
+            self.round, self.links, self.accepted, self.new_urls, self.crawldb_urls
+        )
+    }
+}
+
+/// Merges the latest parsed round into the crawldb.
+pub async fn run(engine: &Engine, crawl: &CrawlDir, options: &UpdateOptions) -> Result<UpdateReport> {
+    let round = crawl.round_needing(Phase::Parse, Phase::Decisions, "generate")?;
+    if crawl.merged_round()? >= round {
+        return Err(Error::NothingToDo(format!(
+            "round {round} in {} is already in the crawldb; the next step is `langcrawl generate`",
+            crawl.root().display()
+        )));
+    }
+    let stale = crawl.segment(round, Phase::Decisions);
+    if stale.exists() {
+        std::fs::remove_dir_all(&stale).map_err(Error::io(&stale))?;
+    }
+    register_round(engine, crawl, round).await?;
+    let params = Params::new()
+        .set("round", round.0 as i32)
+        .set("target_lang", options.target_lang.code())
+        .set("tolerance", options.tolerance as i64);
+    let crawldb_before = count(engine, "crawldb").await?;
+    let links = count(engine, "links").await?;
+
+    engine.register_view("round_pages", engine.query_file("round_pages.sql", &params).await?)?;
+    engine.register_view("pages", engine.query_file("apply_fetch.sql", &params).await?)?;
+    engine.register_view("servers", engine.query_file("server_stats.sql", &params).await?)?;
+    engine.register_view("dirs", engine.query_file("dir_stats.sql", &params).await?)?;
+    let strategy_out = engine.query_file(options.strategy.sql, &params).await?;
+    engine.register_view("strategy_out", strategy_out)?;
+
+    let decisions = engine.query_file("decide.sql", &params).await?;
+    let staged = engine.write(decisions, SegmentWriter::create(&stale, DECISIONS.clone())?).await?;
+    staged.commit()?;
+    engine.register_segment("decisions", &stale).await?;
+    let accepted = count_where(engine, "decisions", "accepted").await?;
+
+    let merged = engine.query_file("merge_crawldb.sql", &params).await?;
+    let staged = engine.write(merged, SegmentWriter::create(&crawl.crawldb(), CRAWLDB.clone())?).await?;
+    let crawldb_urls = staged.rows;
+    crawl.swap_crawldb(&staged.temp_dir, round)?;
+    let report = UpdateReport {
+        round: round.0,
+        links,
+        accepted,
+        new_urls: crawldb_urls - crawldb_before,
+        crawldb_urls,
+    };
+    CrawlConfig::record(crawl, "updatedb", round.0, &report.to_string())?;
+    Ok(report)
+}
+
+async fn register_round(engine: &Engine, crawl: &CrawlDir, round: RoundId) -> Result<()> {
+    register_crawldb(engine, crawl).await?;
+    for phase in [Phase::Fetch, Phase::Parse, Phase::Links] {
+        engine.register_segment(phase.dir_name(), &crawl.segment(round, phase)).await?;
+    }
+    Ok(())
+}
+
+async fn count(engine: &Engine, table: &str) -> Result<usize> {
+    let df = engine.context().table(table).await.map_err(Error::sql(table))?;
+    df.count().await.map_err(Error::sql(format!("counting {table}")))
+}
+
+async fn count_where(engine: &Engine, table: &str, predicate: &str) -> Result<usize> {
+    let df = engine.context().table(table).await.map_err(Error::sql(table))?;
+    let df = df
+        .filter(datafusion::prelude::col(predicate))
+        .map_err(Error::sql(table))?;
+    df.count().await.map_err(Error::sql(format!("counting {table}")))
+}

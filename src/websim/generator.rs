@@ -1,0 +1,481 @@
+//! The deterministic web graph: hosts with a language profile (some with a
+//! second language under a top-level directory), pages whose text comes from
+//! the corpus, links that mostly stay within a language, legacy charsets,
+//! robots.txt, redirects, errors and a calendar-style crawler trap. Every
+//! answer is a pure function of the seed, the host and the path.
+
+use encoding_rs::{Encoding, UTF_8};
+
+use super::corpus::{self, GENERIC_TLDS, LANGS};
+
+/// The size and seed of a synthetic web.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WebSpec {
+    pub seed: u64,
+    pub hosts: usize,
+    /// Pages in all, spread unevenly over the hosts.
+    pub pages: usize,
+}
+
+impl Default for WebSpec {
+    fn default() -> Self {
+        WebSpec { seed: 1, hosts: 300, pages: 6000 }
+    }
+}
+
+/// How a host says which charset its pages are in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Declared {
+    Header,
+    Meta,
+    Undeclared,
+    /// `<meta charset=utf-8>` on pages that are not UTF-8.
+    WrongMeta,
+}
+
+/// What a host's `/robots.txt` answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RobotsKind {
+    DisallowPrivate,
+    AllowAll,
+    Missing,
+    Unavailable,
+}
+
+#[derive(Debug, Clone)]
+pub struct Host {
+    pub name: String,
+    /// Index into `corpus::LANGS`.
+    pub lang: usize,
+    /// A second language, served under `/<tag>/`.
+    pub second: Option<usize>,
+    pub pages: u32,
+    pub encoding: &'static Encoding,
+    pub declared: Declared,
+    pub robots: RobotsKind,
+    pub html_lang: bool,
+    /// Answers 500 for some pages.
+    pub flaky: bool,
+    /// Serves an endless `/cal/N.html` chain.
+    pub trap: bool,
+}
+
+/// One HTTP answer of the synthetic web.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimResponse {
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub location: Option<String>,
+    pub body: Vec<u8>,
+}
+
+/// A generated web.
+#[derive(Debug, Clone)]
+pub struct Web {
+    pub spec: WebSpec,
+    pub hosts: Vec<Host>,
+    by_lang: Vec<Vec<usize>>,
+}
+
+/// splitmix64: a small, fast, deterministic generator.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(parts: &[u64]) -> Self {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for &part in parts {
+            state = Rng(state ^ part).next_u64();
+        }
+        Rng(state)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+const NAMES: &[&str] = &[
+    "sakura", "hana", "umi", "yama", "kawa", "sora", "mori", "tori", "nami", "kaze", "siam",
+    "chao", "hanok", "seoul", "berg", "fleur", "volga", "ganga", "lotus", "river", "stone",
+    "cloud", "bridge", "garden", "harbor", "market", "forest", "valley", "island", "meadow",
+];
+
+impl Web {
+    pub fn generate(spec: WebSpec) -> Web {
+        let hosts: Vec<Host> = (0..spec.hosts).map(|i| make_host(spec, i)).collect();
+        let mut by_lang = vec![Vec::new(); LANGS.len()];
+        for (i, host) in hosts.iter().enumerate() {
+            by_lang[host.lang].push(i);
+            if let Some(second) = host.second {
+                by_lang[second].push(i);
+            }
+        }
+        Web { spec, hosts, by_lang }
+    }
+
+    pub fn host(&self, name: &str) -> Option<(usize, &Host)> {
+        let name = name.split(':').next().unwrap_or(name);
+        let index = name
+            .trim_start_matches("www.")
+            .split('.')
+            .next()
+            .map(|label| label.trim_start_matches(|c: char| c.is_ascii_alphabetic()))
+            .and_then(|digits| digits.parse::<usize>().ok())?;
+        self.hosts.get(index).filter(|h| h.name == name).map(|h| (index, h))
+    }
+
+    /// The front pages of hosts in language `code`: good seeds.
+    pub fn seeds(&self, code: &str, n: usize) -> Vec<String> {
+        let Some(lang) = corpus::lang_index(code) else {
+            return Vec::new();
+        };
+        self.by_lang[lang]
+            .iter()
+            .filter(|&&h| self.hosts[h].lang == lang && self.hosts[h].robots != RobotsKind::Unavailable)
+            .take(n)
+            .map(|&h| format!("http://{}/", self.hosts[h].name))
+            .collect()
+    }
+
+    /// The language of page `j` of host `h` (ISO 639-3).
+    pub fn page_lang(&self, h: usize, j: u32) -> &'static str {
+        LANGS[self.page_lang_index(h, j)].code
+    }
+
+    fn page_lang_index(&self, h: usize, j: u32) -> usize {
+        let host = &self.hosts[h];
+        match host.second {
+            Some(second) if j % 3 == 1 => second,
+            _ => host.lang,
+        }
+    }
+
+    /// The path of page `j` of host `h`.
+    pub fn page_path(&self, h: usize, j: u32) -> String {
+        let host = &self.hosts[h];
+        if j == 0 {
+            return "/".into();
+        }
+        if host.robots == RobotsKind::DisallowPrivate && j % 10 == 7 {
+            return format!("/private/{j}.html");
+        }
+        match host.second {
+            Some(second) if j % 3 == 1 => format!("/{}/p/{j}.html", LANGS[second].tag),
+            _ => format!("/p/{j}.html"),
+        }
+    }
+
+    /// The ground truth for a URL: its language if it is a page that answers 200.
+    pub fn truth(&self, url: &str) -> Option<&'static str> {
+        let url = url::Url::parse(url).ok()?;
+        let (h, _) = self.host(url.host_str()?)?;
+        match self.route(h, url.path()) {
+            Route::Page(j) if self.page_status(h, j) == 200 => Some(self.page_lang(h, j)),
+            Route::Trap(_) => Some(LANGS[self.hosts[h].lang].code),
+            _ => None,
+        }
+    }
+
+    fn page_status(&self, h: usize, j: u32) -> u16 {
+        if self.hosts[h].flaky && j % 13 == 5 {
+            500
+        } else {
+            200
+        }
+    }
+
+    /// Answers `GET http://<host><path>`.
+    pub fn respond(&self, host: &str, path: &str) -> SimResponse {
+        let Some((h, host)) = self.host(host) else {
+            return text_response(502, "unknown host");
+        };
+        match self.route(h, path) {
+            Route::Robots => self.robots(host),
+            Route::Page(j) if self.page_status(h, j) != 200 => text_response(500, "internal error"),
+            Route::Page(j) => self.page(h, j),
+            Route::Trap(n) => self.trap_page(h, n),
+            Route::Redirect(j) => SimResponse {
+                status: 301,
+                content_type: None,
+                location: Some(self.page_path(h, j)),
+                body: Vec::new(),
+            },
+            Route::NotFound => text_response(404, "not found"),
+        }
+    }
+
+    fn route(&self, h: usize, path: &str) -> Route {
+        let host = &self.hosts[h];
+        let number = |prefix: &str| {
+            path.strip_prefix(prefix)
+                .and_then(|rest| rest.strip_suffix(".html").or(Some(rest)))
+                .and_then(|n| n.parse::<u32>().ok())
+        };
+        if path == "/robots.txt" {
+            return Route::Robots;
+        }
+        if let Some(j) = number("/old/").filter(|&j| j < host.pages) {
+            return Route::Redirect(j);
+        }
+        if let Some(n) = number("/cal/").filter(|_| host.trap) {
+            return Route::Trap(n);
+        }
+        let j = if path == "/" { Some(0) } else { path.rsplit('/').next().and_then(|f| f.strip_suffix(".html")).and_then(|n| n.parse().ok()) };
+        match j {
+            Some(j) if j < host.pages && self.page_path(h, j) == path => Route::Page(j),
+            _ => Route::NotFound,
+        }
+    }
+
+    fn robots(&self, host: &Host) -> SimResponse {
+        match host.robots {
+            RobotsKind::DisallowPrivate => text_response(200, "User-agent: *\nDisallow: /private/\n"),
+            RobotsKind::AllowAll => text_response(200, "User-agent: *\nDisallow:\n"),
+            RobotsKind::Missing => text_response(404, "not found"),
+            RobotsKind::Unavailable => text_response(503, "unavailable"),
+        }
+    }
+
+    fn page(&self, h: usize, j: u32) -> SimResponse {
+        let mut rng = Rng::new(&[self.spec.seed, h as u64, j as u64, 1]);
+        let lang = self.page_lang_index(h, j);
+        let links = self.links(h, j, &mut rng);
+        self.render(h, lang, &mut rng, &links)
+    }
+
+    fn trap_page(&self, h: usize, n: u32) -> SimResponse {
+        let mut rng = Rng::new(&[self.spec.seed, h as u64, n as u64, 2]);
+        let lang = self.hosts[h].lang;
+        let links: Vec<SimLink> = (1..=2)
+            .map(|step| SimLink { href: format!("/cal/{}.html", n + step), anchor: format!("{}", n + step) })
+            .collect();
+        self.render(h, lang, &mut rng, &links)
+    }
+
+    /// The outlinks of page `j` of host `h`.
+    fn links(&self, h: usize, j: u32, rng: &mut Rng) -> Vec<SimLink> {
+        let host = &self.hosts[h];
+        let lang = self.page_lang_index(h, j);
+        let mut links = Vec::new();
+        if j == 0 {
+            // The front page lists the host's first pages, so a host can be explored.
+            links.extend((1..host.pages.min(16)).map(|k| self.link_to(h, k, lang, rng)));
+        }
+        for _ in 0..4 + rng.below(8) {
+            let (dh, dj) = self.pick_target(h, lang, rng);
+            links.push(self.link_to(dh, dj, lang, rng));
+        }
+        if rng.chance(0.15) {
+            let k = rng.below(host.pages as usize) as u32;
+            links.push(SimLink { href: format!("/old/{k}"), anchor: self.anchor(lang, rng) });
+        }
+        if rng.chance(0.05) {
+            links.push(SimLink { href: format!("/missing/{}.html", rng.below(1000)), anchor: self.anchor(lang, rng) });
+        }
+        if host.trap && rng.chance(0.3) {
+            links.push(SimLink { href: format!("/cal/{}.html", rng.below(100)), anchor: "calendar".into() });
+        }
+        links
+    }
+
+    /// A link target: mostly the same host or the same language.
+    fn pick_target(&self, h: usize, lang: usize, rng: &mut Rng) -> (usize, u32) {
+        let roll = rng.below(100);
+        let dh = if roll < 45 {
+            h
+        } else if roll < 82 {
+            *rng.pick(&self.by_lang[lang])
+        } else {
+            rng.below(self.hosts.len())
+        };
+        (dh, rng.below(self.hosts[dh].pages as usize) as u32)
+    }
+
+    fn link_to(&self, dh: usize, dj: u32, src_lang: usize, rng: &mut Rng) -> SimLink {
+        let dst_lang = self.page_lang_index(dh, dj);
+        // Some cross-language links carry an anchor in the source's language.
+        let anchor_lang = if dst_lang != src_lang && rng.chance(0.3) { src_lang } else { dst_lang };
+        SimLink {
+            href: format!("http://{}{}", self.hosts[dh].name, self.page_path(dh, dj)),
+            anchor: self.anchor(anchor_lang, rng),
+        }
+    }
+
+    fn anchor(&self, lang: usize, rng: &mut Rng) -> String {
+        let sentence = rng.pick(corpus::sentences(lang));
+        corpus::snippet(lang, sentence, 3 + rng.below(3))
+    }
+
+    fn render(&self, h: usize, lang: usize, rng: &mut Rng, links: &[SimLink]) -> SimResponse {
+        let host = &self.hosts[h];
+        let sentences = corpus::sentences(lang);
+        let start = rng.below(sentences.len());
+        let paragraphs: Vec<&str> = (0..2 + rng.below(5)).map(|k| sentences[(start + k) % sentences.len()]).collect();
+        let title = corpus::snippet(lang, paragraphs[0], 4);
+        let encoding = if lang == host.lang { host.encoding } else { UTF_8 };
+        let label = encoding.name();
+        let mut html = String::with_capacity(8192);
+        html.push_str("<!DOCTYPE html>\n");
+        if host.html_lang {
+            html.push_str(&format!("<html lang=\"{}\">", LANGS[lang].tag));
+        } else {
+            html.push_str("<html>");
+        }
+        html.push_str("<head>");
+        match host.declared {
+            Declared::Meta => html.push_str(&format!("<meta charset=\"{label}\">")),
+            Declared::WrongMeta if encoding != UTF_8 => html.push_str("<meta charset=\"utf-8\">"),
+            _ => {}
+        }
+        html.push_str(&format!("<title>{}</title></head>\n<body><h1>{}</h1>\n", escape(&title), escape(&title)));
+        let per_paragraph = links.len().div_ceil(paragraphs.len());
+        for (k, paragraph) in paragraphs.iter().enumerate() {
+            html.push_str("<p>");
+            html.push_str(&escape(paragraph));
+            for link in links.iter().skip(k * per_paragraph).take(per_paragraph) {
+                html.push_str(&format!(" <a href=\"{}\">{}</a>", link.href, escape(&link.anchor)));
+            }
+            html.push_str("</p>\n");
+        }
+        html.push_str("</body></html>\n");
+        let (bytes, _, _) = encoding.encode(&html);
+        let content_type = match host.declared {
+            Declared::Header => format!("text/html; charset={label}"),
+            _ => "text/html".into(),
+        };
+        SimResponse { status: 200, content_type: Some(content_type), location: None, body: bytes.into_owned() }
+    }
+}
+
+struct SimLink {
+    href: String,
+    anchor: String,
+}
+
+enum Route {
+    Robots,
+    Page(u32),
+    Redirect(u32),
+    Trap(u32),
+    NotFound,
+}
+
+fn text_response(status: u16, body: &str) -> SimResponse {
+    SimResponse {
+        status,
+        content_type: Some("text/plain; charset=utf-8".into()),
+        location: None,
+        body: body.as_bytes().to_vec(),
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+fn make_host(spec: WebSpec, i: usize) -> Host {
+    let mut rng = Rng::new(&[spec.seed, i as u64, 0]);
+    let lang = pick_lang(&mut rng);
+    let profile = &LANGS[lang];
+    let on_cctld = !profile.cctlds.is_empty() && rng.chance(if profile.code == "eng" { 0.15 } else { 0.75 });
+    let tld = if on_cctld { *rng.pick(profile.cctlds) } else { *rng.pick(GENERIC_TLDS) };
+    let www = if rng.chance(0.5) { "www." } else { "" };
+    // The host index is in the first label, so lookups need no table.
+    let name = format!("{www}{}{i}.{tld}", NAMES[rng.below(NAMES.len())]);
+    let mean = (spec.pages / spec.hosts.max(1)).max(1);
+    let second = (!on_cctld && rng.chance(0.25)).then(|| pick_lang(&mut rng)).filter(|&s| s != lang);
+    let encoding = if !profile.legacy.is_empty() && rng.chance(0.4) { *rng.pick(profile.legacy) } else { UTF_8 };
+    Host {
+        name,
+        lang,
+        second,
+        pages: (1 + rng.below(2 * mean)) as u32,
+        encoding,
+        declared: *rng.pick(&[Declared::Header, Declared::Header, Declared::Meta, Declared::Meta, Declared::Undeclared, Declared::WrongMeta]),
+        robots: match rng.below(100) {
+            0..=39 => RobotsKind::DisallowPrivate,
+            40..=84 => RobotsKind::AllowAll,
+            85..=97 => RobotsKind::Missing,
+            _ => RobotsKind::Unavailable,
+        },
+        html_lang: rng.chance(0.6),
+        flaky: rng.chance(0.05),
+        trap: rng.chance(0.02),
+    }
+}
+
+fn pick_lang(rng: &mut Rng) -> usize {
+    let total: u32 = LANGS.iter().map(|l| l.weight).sum();
+    let mut roll = rng.below(total as usize) as u32;
+    for (index, lang) in LANGS.iter().enumerate() {
+        if roll < lang.weight {
+            return index;
+        }
+        roll -= lang.weight;
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_web_is_deterministic_and_every_host_resolves() {
+        let web = Web::generate(WebSpec::default());
+        let again = Web::generate(WebSpec::default());
+        assert_eq!(web.hosts[17].name, again.hosts[17].name);
+        for (i, host) in web.hosts.iter().enumerate() {
+            assert_eq!(web.host(&host.name).map(|(h, _)| h), Some(i), "{}", host.name);
+        }
+        let host = &web.hosts[3].name;
+        assert_eq!(web.respond(host, "/").body, again.respond(host, "/").body);
+    }
+
+    #[test]
+    fn routes_answer_as_documented() {
+        let web = Web::generate(WebSpec::default());
+        let (h, host) = web.hosts.iter().enumerate().find(|(_, h)| h.pages > 10 && h.robots == RobotsKind::DisallowPrivate).unwrap();
+        assert_eq!(web.respond(&host.name, "/").status, 200);
+        assert_eq!(web.respond(&host.name, "/private/7.html").status, if host.flaky && 7 % 13 == 5 { 500 } else { 200 });
+        let redirect = web.respond(&host.name, "/old/2");
+        assert_eq!((redirect.status, redirect.location.as_deref()), (301, Some(web.page_path(h, 2).as_str())));
+        assert_eq!(web.respond(&host.name, "/nothing.html").status, 404);
+        assert_eq!(web.respond("unknown.example", "/").status, 502);
+        assert!(String::from_utf8_lossy(&web.respond(&host.name, "/robots.txt").body).contains("Disallow: /private/"));
+    }
+
+    #[test]
+    fn most_links_stay_in_their_language() {
+        let web = Web::generate(WebSpec::default());
+        let (mut same, mut all) = (0, 0);
+        for h in 0..50 {
+            let lang = web.page_lang(h, 1.min(web.hosts[h].pages - 1));
+            let mut rng = Rng::new(&[9, h as u64]);
+            for _ in 0..20 {
+                let (dh, dj) = web.pick_target(h, web.page_lang_index(h, 0), &mut rng);
+                same += usize::from(web.page_lang(dh, dj) == lang);
+                all += 1;
+            }
+        }
+        assert!(same * 100 / all > 70, "{same}/{all}");
+    }
+}

@@ -1,0 +1,11 @@
+//! The synthetic web: a deterministic multilingual web graph (`generator`)
+//! served on loopback as a forward proxy is addressed (`server`), so the
+//! crawler reaches it with its ordinary `--proxy` option. Tests, the demo
+//! and the benchmarks crawl it; nothing leaves 127.0.0.1.
+
+pub mod corpus;
+pub mod generator;
+pub mod server;
+
+pub use generator::{Web, WebSpec};
+pub use server::{spawn_background, Websim};

@@ -1,0 +1,135 @@
+//! The synthetic web's HTTP server: answers absolute-form requests
+//! (`GET http://host/path`, as sent to a forward proxy) and origin-form ones
+//! with a `Host` header, routed by host name. Listens on loopback only.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpListener;
+
+use super::generator::{SimResponse, Web};
+use crate::error::{Error, Result};
+
+/// Serves `web` on `listener` until the task is dropped.
+pub async fn serve(web: Arc<Web>, listener: TcpListener) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let web = web.clone();
+        tokio::spawn(async move {
+            let service = service_fn(move |request| {
+                let web = web.clone();
+                async move { Ok::<_, Infallible>(answer(&web, &request)) }
+            });
+            let _ = http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+/// Binds `addr`, refusing anything but a loopback address.
+pub async fn bind(addr: SocketAddr) -> Result<TcpListener> {
+    if !addr.ip().is_loopback() {
+        return Err(Error::Usage(format!(
+            "--listen {addr}: the synthetic web only listens on loopback (127.0.0.1)"
+        )));
+    }
+    TcpListener::bind(addr)
+        .await
+        .map_err(|e| Error::Usage(format!("--listen {addr}: {e}")))
+}
+
+fn answer<B>(web: &Web, request: &Request<B>) -> Response<Full<Bytes>> {
+    let host = request
+        .uri()
+        .host()
+        .map(str::to_string)
+        .or_else(|| {
+            request
+                .headers()
+                .get(hyper::header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    to_http(web.respond(&host, request.uri().path()))
+}
+
+fn to_http(sim: SimResponse) -> Response<Full<Bytes>> {
+    let mut builder = Response::builder().status(sim.status);
+    if let Some(content_type) = sim.content_type {
+        builder = builder.header(hyper::header::CONTENT_TYPE, content_type);
+    }
+    if let Some(location) = sim.location {
+        builder = builder.header(hyper::header::LOCATION, location);
+    }
+    builder
+        .body(Full::new(Bytes::from(sim.body)))
+        .expect("valid response parts")
+}
+
+/// A synthetic web running on its own thread, for tests and the demo.
+pub struct Websim {
+    pub addr: SocketAddr,
+    pub web: Arc<Web>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Websim {
+    /// The URL to give the crawler as `--proxy`.
+    pub fn proxy_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+}
+
+impl Drop for Websim {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Starts `web` on 127.0.0.1 (port 0: any free port) on a background thread.
+pub fn spawn_background(web: Web, port: u16) -> Result<Websim> {
+    let web = Arc::new(web);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Other(format!("starting the synthetic web: {e}")))?;
+    let listener = runtime.block_on(bind(SocketAddr::from(([127, 0, 0, 1], port))))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Error::Other(format!("starting the synthetic web: {e}")))?;
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let served = web.clone();
+    let thread = std::thread::spawn(move || {
+        runtime.block_on(async move {
+            tokio::select! {
+                _ = serve(served, listener) => {}
+                _ = rx => {}
+            }
+        });
+    });
+    Ok(Websim {
+        addr,
+        web,
+        shutdown: Some(tx),
+        thread: Some(thread),
+    })
+}
