@@ -32,10 +32,11 @@ pub fn identify_page(text: &str, html_lang: Option<&str>, charset: &str) -> Page
         .then(|| whatlang::detect(prefix))
         .flatten();
     match (info, hint) {
-        (Some(info), hint) if info.is_reliable() || hint.is_none() => {
+        (Some(info), None) => decided(info.lang().code(), info.confidence(), "text"),
+        (Some(info), Some(hint)) if info.is_reliable() => {
             let code = info.lang().code();
             // whatlang names Han-only text Chinese; a Japanese hint settles it.
-            if code == "cmn" && hint.as_deref() == Some("jpn") {
+            if code == "cmn" && hint == "jpn" {
                 return decided("jpn", info.confidence(), "text+hint");
             }
             decided(code, info.confidence(), "text")

@@ -68,7 +68,8 @@ pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
         ..ParseReport::default()
     };
     for batch in read_batches(&crawl.segment(round, Phase::Fetch), BATCH_ROWS)? {
-        let inputs = fetched_pages(&batch?)?;
+        let batch = batch?;
+        let inputs = fetched_pages(&batch)?;
         let outputs = parse_parallel(&inputs);
         report.pages += outputs.iter().filter(|o| o.page.is_some()).count();
         report.failed += outputs

@@ -19,9 +19,10 @@ impl fmt::Display for RoundId {
 
 impl RoundId {
     fn from_dir_name(name: &str) -> Option<Self> {
-        (name.len() == 5 && name.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| RoundId(name.parse().ok()?))
-            .flatten()
+        if name.len() != 5 || !name.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        name.parse().ok().map(RoundId)
     }
 }
 
