@@ -379,7 +379,7 @@ async fn serve_websim(args: &WebsimArgs) -> Result<()> {
         hosts: args.hosts.max(1),
         pages: args.pages.max(1),
     });
-    let listener = crate::websim::server::bind(args.listen).await?;
+    let listener = crate::websim::server::bind(args.listen)?;
     let addr = listener.local_addr().map_err(Error::io("listener"))?;
     println!(
         "websim: {} hosts, {} pages (seed {}) on http://{addr}; crawl it with --proxy http://{addr}",
@@ -388,6 +388,5 @@ async fn serve_websim(args: &WebsimArgs) -> Result<()> {
         args.seed
     );
     println!("seeds (Japanese front pages): {}", web.seeds("jpn", 3).join(" "));
-    crate::websim::server::serve(std::sync::Arc::new(web), listener).await;
-    Ok(())
+    crate::websim::server::serve_std(std::sync::Arc::new(web), listener).await
 }

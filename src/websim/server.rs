@@ -20,8 +20,13 @@ use crate::error::{Error, Result};
 /// Serves `web` on `listener` until the task is dropped.
 pub async fn serve(web: Arc<Web>, listener: TcpListener) {
     loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // Out of file descriptors or similar: back off instead of spinning.
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                continue;
+            }
         };
         let _ = stream.set_nodelay(true);
         let web = web.clone();
@@ -37,16 +42,28 @@ pub async fn serve(web: Arc<Web>, listener: TcpListener) {
     }
 }
 
-/// Binds `addr`, refusing anything but a loopback address.
-pub async fn bind(addr: SocketAddr) -> Result<TcpListener> {
+/// Binds `addr`, refusing anything but a loopback address. The listener is
+/// non-blocking, ready for [`TcpListener::from_std`] inside a runtime.
+pub fn bind(addr: SocketAddr) -> Result<std::net::TcpListener> {
     if !addr.ip().is_loopback() {
         return Err(Error::Usage(format!(
             "--listen {addr}: the synthetic web only listens on loopback (127.0.0.1)"
         )));
     }
-    TcpListener::bind(addr)
-        .await
-        .map_err(|e| Error::Usage(format!("--listen {addr}: {e}")))
+    let listener =
+        std::net::TcpListener::bind(addr).map_err(|e| Error::Usage(format!("--listen {addr}: {e}")))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| Error::Usage(format!("--listen {addr}: {e}")))?;
+    Ok(listener)
+}
+
+/// Serves `web` on an already bound listener (see [`bind`]).
+pub async fn serve_std(web: Arc<Web>, listener: std::net::TcpListener) -> Result<()> {
+    let listener = TcpListener::from_std(listener)
+        .map_err(|e| Error::Other(format!("starting the synthetic web: {e}")))?;
+    serve(web, listener).await;
+    Ok(())
 }
 
 fn answer<B>(web: &Web, request: &Request<B>) -> Response<Full<Bytes>> {
@@ -59,7 +76,7 @@ fn answer<B>(web: &Web, request: &Request<B>) -> Response<Full<Bytes>> {
                 .headers()
                 .get(hyper::header::HOST)
                 .and_then(|h| h.to_str().ok())
-                .map(str::to_string)
+                .map(|h| h.rsplit_once(':').map_or(h, |(name, _port)| name).to_string())
         })
         .unwrap_or_default();
     to_http(web.respond(&host, request.uri().path()))
@@ -112,7 +129,7 @@ pub fn spawn_background(web: Web, port: u16) -> Result<Websim> {
         .enable_all()
         .build()
         .map_err(|e| Error::Other(format!("starting the synthetic web: {e}")))?;
-    let listener = runtime.block_on(bind(SocketAddr::from(([127, 0, 0, 1], port))))?;
+    let listener = bind(SocketAddr::from(([127, 0, 0, 1], port)))?;
     let addr = listener
         .local_addr()
         .map_err(|e| Error::Other(format!("starting the synthetic web: {e}")))?;
@@ -121,7 +138,7 @@ pub fn spawn_background(web: Web, port: u16) -> Result<Websim> {
     let thread = std::thread::spawn(move || {
         runtime.block_on(async move {
             tokio::select! {
-                _ = serve(served, listener) => {}
+                _ = serve_std(served, listener) => {}
                 _ = rx => {}
             }
         });
