@@ -388,5 +388,5 @@ async fn serve_websim(args: &WebsimArgs) -> Result<()> {
         args.seed
     );
     println!("seeds (Japanese front pages): {}", web.seeds("jpn", 3).join(" "));
-    crate::websim::server::serve_std(std::sync::Arc::new(web), listener).await
+    crate::websim::server::serve_std(std::sync::Arc::new(web), listener, None).await
 }

@@ -125,10 +125,14 @@ impl Engine {
     pub async fn register_segment(&self, name: &str, dir: &Path) -> Result<()> {
         self.deregister(name)?;
         let path = dir.to_string_lossy();
-        self.ctx
+        let registered = self
+            .ctx
             .register_parquet(name, path.as_ref(), ParquetReadOptions::default())
-            .await
-            .map_err(Error::sql(format!("reading segment {}", dir.display())))
+            .await;
+        if registered.is_err() {
+            crate::store::segment::check_footers(dir)?;
+        }
+        registered.map_err(Error::sql(format!("reading segment {}", dir.display())))
     }
 
     /// Registers an empty table with `schema` (a segment that does not exist yet).

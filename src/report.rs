@@ -29,7 +29,9 @@ impl FromStr for Format {
 }
 
 /// Registers `crawldb`, `servers`, `dirs` and, for each phase, a table over
-/// all rounds with a `round` column. `content` keeps the fetch bytes.
+/// all rounds with a `round` column. `content` keeps the fetch bytes. A
+/// segment that cannot be read is left out, with a warning on stderr, so
+/// that the rest of the crawl can still be inspected.
 pub async fn register_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) -> Result<()> {
     let config = CrawlConfig::load(crawl)?;
     crate::inject::register_crawldb(engine, crawl).await?;
@@ -51,7 +53,10 @@ async fn register_phase(engine: &Engine, crawl: &CrawlDir, phase: Phase, content
             continue;
         }
         let name = format!("{}_{round}", phase.dir_name());
-        engine.register_segment(&name, &crawl.segment(round, phase)).await?;
+        if let Err(e) = engine.register_segment(&name, &crawl.segment(round, phase)).await {
+            eprintln!("langcrawl: warning: left out of table {}: {e}", phase.dir_name());
+            continue;
+        }
         let df = engine.context().table(&name).await.map_err(Error::sql(&name))?;
         let mut columns = vec![lit(round.0 as i32).alias("round")];
         columns.extend(

@@ -40,13 +40,7 @@ impl std::fmt::Display for UpdateReport {
 
 /// Merges the latest parsed round into the crawldb.
 pub async fn run(engine: &Engine, crawl: &CrawlDir, options: &UpdateOptions) -> Result<UpdateReport> {
-    let round = crawl.round_needing(Phase::Parse, Phase::Decisions, "generate")?;
-    if crawl.merged_round()? >= round {
-        return Err(Error::NothingToDo(format!(
-            "round {round} in {} is already in the crawldb; the next step is `langcrawl generate`",
-            crawl.root().display()
-        )));
-    }
+    let round = crawl.round_to_merge()?;
     let stale = crawl.segment(round, Phase::Decisions);
     if stale.exists() {
         std::fs::remove_dir_all(&stale).map_err(Error::io(&stale))?;

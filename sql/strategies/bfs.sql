@@ -7,5 +7,5 @@ SELECT src_url,
        dst_url AS url,
        true AS accepted,
        CAST(0.0 AS DOUBLE) AS priority,
-       CASE WHEN kind = 'redirect' THEN 'bfs:redirect' ELSE 'bfs:link' END AS reason
+       CASE WHEN kind = 'redirect' THEN 'redirect' ELSE 'follow-all' END AS reason
 FROM links

@@ -173,6 +173,31 @@ impl CrawlDir {
         Ok(round)
     }
 
+    /// The latest round if it is parsed but not yet merged into the crawldb
+    /// (a killed updatedb may have left its decisions; they are redone).
+    pub fn round_to_merge(&self) -> Result<RoundId> {
+        let Some(round) = self.latest_round()? else {
+            return Err(Error::NothingToDo(format!(
+                "{}: no round yet; run `langcrawl generate` first",
+                self.root.display()
+            )));
+        };
+        if self.merged_round()? >= round {
+            return Err(Error::NothingToDo(format!(
+                "round {round} in {} is already in the crawldb; the next step is `langcrawl generate`",
+                self.root.display()
+            )));
+        }
+        if !self.has(round, Phase::Parse) {
+            return Err(Error::NothingToDo(format!(
+                "round {round} in {} has no parse segment; run `langcrawl {}` first",
+                self.root.display(),
+                Phase::ALL.iter().find(|&&p| !self.has(round, p)).map_or("parse", |p| p.producer())
+            )));
+        }
+        Ok(round)
+    }
+
     /// The last round whose results are in the crawldb (0 after inject).
     pub fn merged_round(&self) -> Result<RoundId> {
         let path = self.crawldb().join(MERGED_ROUND);

@@ -138,6 +138,19 @@ pub fn part_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// Checks that every file of a segment has a readable Parquet footer, so a
+/// failure can name the file at fault.
+pub fn check_footers(dir: &Path) -> Result<()> {
+    for path in part_files(dir)? {
+        let file = File::open(&path).map_err(Error::io(&path))?;
+        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| Error::SegmentRead {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+    }
+    Ok(())
+}
+
 /// Reads a segment in batches of `batch_size` rows, file by file.
 pub fn read_batches(
     dir: &Path,

@@ -331,7 +331,8 @@ impl Web {
         let paragraphs: Vec<&str> = (0..2 + rng.below(5)).map(|k| sentences[(start + k) % sentences.len()]).collect();
         let title = corpus::snippet(lang, paragraphs[0], 4);
         let encoding = if lang == host.lang { host.encoding } else { UTF_8 };
-        let label = encoding.name();
+        // Thai sites name windows-874 by its older standard's name.
+        let label = if encoding == encoding_rs::WINDOWS_874 { "TIS-620" } else { encoding.name() };
         let mut html = String::with_capacity(8192);
         html.push_str("<!DOCTYPE html>\n");
         if host.html_lang {

@@ -17,8 +17,12 @@ use tokio::net::TcpListener;
 use super::generator::{SimResponse, Web};
 use crate::error::{Error, Result};
 
-/// Serves `web` on `listener` until the task is dropped.
-pub async fn serve(web: Arc<Web>, listener: TcpListener) {
+/// The `http://host/path` of every request served, for tests to inspect.
+pub type RequestLog = Arc<std::sync::Mutex<Vec<String>>>;
+
+/// Serves `web` on `listener` until the task is dropped, noting each
+/// request in `log` if one is given.
+pub async fn serve(web: Arc<Web>, listener: TcpListener, log: Option<RequestLog>) {
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
@@ -30,10 +34,12 @@ pub async fn serve(web: Arc<Web>, listener: TcpListener) {
         };
         let _ = stream.set_nodelay(true);
         let web = web.clone();
+        let log = log.clone();
         tokio::spawn(async move {
             let service = service_fn(move |request| {
                 let web = web.clone();
-                async move { Ok::<_, Infallible>(answer(&web, &request)) }
+                let log = log.clone();
+                async move { Ok::<_, Infallible>(answer(&web, &request, log.as_ref())) }
             });
             let _ = http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), service)
@@ -59,14 +65,18 @@ pub fn bind(addr: SocketAddr) -> Result<std::net::TcpListener> {
 }
 
 /// Serves `web` on an already bound listener (see [`bind`]).
-pub async fn serve_std(web: Arc<Web>, listener: std::net::TcpListener) -> Result<()> {
+pub async fn serve_std(
+    web: Arc<Web>,
+    listener: std::net::TcpListener,
+    log: Option<RequestLog>,
+) -> Result<()> {
     let listener = TcpListener::from_std(listener)
         .map_err(|e| Error::Other(format!("starting the synthetic web: {e}")))?;
-    serve(web, listener).await;
+    serve(web, listener, log).await;
     Ok(())
 }
 
-fn answer<B>(web: &Web, request: &Request<B>) -> Response<Full<Bytes>> {
+fn answer<B>(web: &Web, request: &Request<B>, log: Option<&RequestLog>) -> Response<Full<Bytes>> {
     let host = request
         .uri()
         .host()
@@ -79,6 +89,10 @@ fn answer<B>(web: &Web, request: &Request<B>) -> Response<Full<Bytes>> {
                 .map(|h| h.rsplit_once(':').map_or(h, |(name, _port)| name).to_string())
         })
         .unwrap_or_default();
+    if let Some(log) = log {
+        let mut log = log.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        log.push(format!("http://{host}{}", request.uri().path()));
+    }
     to_http(web.respond(&host, request.uri().path()))
 }
 
@@ -99,6 +113,8 @@ fn to_http(sim: SimResponse) -> Response<Full<Bytes>> {
 pub struct Websim {
     pub addr: SocketAddr,
     pub web: Arc<Web>,
+    /// Every request served so far (`http://host/path`).
+    pub requests: RequestLog,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -107,6 +123,11 @@ impl Websim {
     /// The URL to give the crawler as `--proxy`.
     pub fn proxy_url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// The URLs requested so far, in the order they were served.
+    pub fn requested(&self) -> Vec<String> {
+        self.requests.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 }
 
@@ -135,10 +156,12 @@ pub fn spawn_background(web: Web, port: u16) -> Result<Websim> {
         .map_err(|e| Error::Other(format!("starting the synthetic web: {e}")))?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let served = web.clone();
+    let requests = RequestLog::default();
+    let log = requests.clone();
     let thread = std::thread::spawn(move || {
         runtime.block_on(async move {
             tokio::select! {
-                _ = serve_std(served, listener) => {}
+                _ = serve_std(served, listener, Some(log)) => {}
                 _ = rx => {}
             }
         });
@@ -146,6 +169,7 @@ pub fn spawn_background(web: Web, port: u16) -> Result<Websim> {
     Ok(Websim {
         addr,
         web,
+        requests,
         shutdown: Some(tx),
         thread: Some(thread),
     })

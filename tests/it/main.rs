@@ -1,1 +1,7 @@
+//! Integration tests: each starts the synthetic web on 127.0.0.1:0 and runs
+//! the `langcrawl` binary against it through `--proxy`.
 
+mod errors;
+mod phases;
+mod recovery;
+mod util;

@@ -1,0 +1,129 @@
+//! Bad input gets a one-line error and a non-zero exit, and loses nothing.
+
+use std::net::TcpListener;
+use std::time::{Duration, Instant};
+
+use crate::util::{langcrawl, stderr, Crawl};
+
+/// The error is one line starting `langcrawl:` that mentions `needle`.
+fn assert_one_line_error(out: &std::process::Output, needle: &str) {
+    assert!(!out.status.success(), "expected failure: {out:?}");
+    let err = stderr(out);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("langcrawl:")).collect();
+    assert_eq!(lines.len(), 1, "one error line expected:\n{err}");
+    assert!(lines[0].contains(needle), "{:?} should mention {needle:?}", lines[0]);
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_missing_seeds_file() {
+    let crawl = Crawl::new();
+    let missing = crawl.tmp.path().join("no-such-seeds.txt");
+    let out = crawl.run(&["inject", missing.to_str().unwrap(), "--lang", "ja"]);
+    assert_one_line_error(&out, "no-such-seeds.txt");
+    assert!(!crawl.dir().join("crawldb").exists(), "nothing is written");
+}
+
+#[test]
+fn a_seeds_file_with_junk_lines() {
+    let crawl = Crawl::new();
+    let seeds = crawl.seeds_file(&[
+        "# Japanese seeds".into(),
+        String::new(),
+        "HTTP://WWW.Example.JP:80/a#top".into(),
+        "http://www.example.jp/a".into(),
+        "ftp://example.jp/file".into(),
+        "not a url".into(),
+        "http://例え.jp/".into(),
+    ]);
+    let out = crawl.run(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    assert!(!out.status.success(), "junk lines make a non-zero exit");
+    let err = stderr(&out);
+    assert!(err.contains("seeds.txt:5:") && err.contains("seeds.txt:6:"), "line numbers named:\n{err}");
+    assert!(!err.contains("seeds.txt:3:") && !err.contains("seeds.txt:7:"), "{err}");
+    let urls = crawl.rows("SELECT url FROM crawldb ORDER BY url");
+    assert_eq!(
+        urls,
+        vec![vec!["http://www.example.jp/a".to_string()], vec!["http://xn--r8jz45g.jp/".to_string()]],
+        "the good lines are normalized, de-duplicated and injected"
+    );
+}
+
+#[test]
+fn an_unknown_language() {
+    let crawl = Crawl::new();
+    let seeds = crawl.japanese_seeds();
+    let out = crawl.run(&["inject", seeds.to_str().unwrap(), "--lang", "klingon"]);
+    assert_one_line_error(&out, "klingon");
+    assert!(!crawl.dir().join("crawldb").exists());
+    let out = crawl.run(&["inject", seeds.to_str().unwrap(), "--lang", "jp"]);
+    assert_one_line_error(&out, "ja");
+}
+
+#[test]
+fn a_directory_that_is_not_a_crawl() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("notes.txt"), "mine").unwrap();
+    for command in [&["generate"][..], &["fetch"], &["parse"], &["updatedb"], &["report"], &["sql", "SELECT 1"]] {
+        let mut args: Vec<&str> = command.to_vec();
+        args.extend(["--crawl", tmp.path().to_str().unwrap()]);
+        let out = langcrawl(&args);
+        assert_one_line_error(&out, "not a crawl directory");
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+    }
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "nothing was written into it");
+}
+
+#[test]
+fn a_corrupt_parquet_file_in_a_segment() {
+    let crawl = Crawl::new();
+    let seeds = crawl.japanese_seeds();
+    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    crawl.ok(&["generate"]);
+    crawl.ok(&["fetch"]);
+    crawl.ok(&["parse"]);
+    let before = crawl.rows("SELECT url, status FROM crawldb ORDER BY url");
+    let links = crate::util::parquet_files(&crawl.dir().join("00001/links"));
+    std::fs::write(&links[0], b"PAR1 this is not parquet").unwrap();
+
+    let out = crawl.run(&["updatedb"]);
+    assert_one_line_error(&out, links[0].file_name().unwrap().to_str().unwrap());
+    let after = crawl.rows("SELECT url, status FROM crawldb ORDER BY url");
+    assert_eq!(before, after, "the crawldb is untouched");
+    assert!(!crawl.dir().join("00001/decisions").exists());
+}
+
+#[test]
+fn a_server_that_never_answers() {
+    // A proxy that accepts connections and never says a word.
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let proxy = format!("http://{}", silent.local_addr().unwrap());
+    let _keep = std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in silent.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    let crawl = Crawl::new();
+    let seeds = crawl.japanese_seeds();
+    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    crawl.ok(&["generate"]);
+    let dir = crawl.dir();
+    let started = Instant::now();
+    let out = langcrawl(&[
+        "fetch", "--crawl", dir.to_str().unwrap(), "--proxy", &proxy, "--delay-ms", "0",
+        "--connect-timeout", "1", "--timeout", "2",
+    ]);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(20), "fetch ended within its timeouts: {took:?}");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(crawl.number("SELECT count(*) FROM fetch WHERE status = 'error' AND error LIKE '%robots.txt%'"), 8);
+    crawl.ok(&["parse"]);
+    crawl.ok(&["updatedb"]);
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM crawldb WHERE status = 'error' AND retries = 1"),
+        8,
+        "the URLs stay in the crawldb to be retried"
+    );
+}

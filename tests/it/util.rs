@@ -1,0 +1,138 @@
+//! Shared test helpers: a synthetic web on 127.0.0.1:0, a crawl directory
+//! in a temp folder, and the `langcrawl` binary run against them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use langcrawl::websim::{spawn_background, Web, WebSpec, Websim};
+
+/// The small web the tests crawl: a few dozen hosts, quick to serve.
+pub fn small_web() -> Websim {
+    let spec = WebSpec {
+        seed: 7,
+        hosts: 120,
+        pages: 2_400,
+    };
+    spawn_background(Web::generate(spec), 0).expect("synthetic web starts")
+}
+
+/// A crawl directory in a temp folder, and the web it crawls.
+pub struct Crawl {
+    pub tmp: tempfile::TempDir,
+    pub web: Websim,
+}
+
+impl Crawl {
+    pub fn new() -> Self {
+        Crawl {
+            tmp: tempfile::tempdir().unwrap(),
+            web: small_web(),
+        }
+    }
+
+    pub fn dir(&self) -> PathBuf {
+        self.tmp.path().join("crawl")
+    }
+
+    /// Writes a seeds file with `lines` and returns its path.
+    pub fn seeds_file(&self, lines: &[String]) -> PathBuf {
+        let path = self.tmp.path().join("seeds.txt");
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        path
+    }
+
+    /// Seeds: front pages of Japanese hosts and two English ones.
+    pub fn japanese_seeds(&self) -> PathBuf {
+        let mut seeds = self.web.web.seeds("jpn", 6);
+        seeds.extend(self.web.web.seeds("eng", 2));
+        self.seeds_file(&seeds)
+    }
+
+    /// Runs `langcrawl <args> --crawl DIR`, with fetch pointed at the web.
+    pub fn run(&self, args: &[&str]) -> Output {
+        let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        all.extend(["--crawl".into(), self.dir().display().to_string()]);
+        if matches!(args.first(), Some(&"fetch") | Some(&"crawl")) {
+            all.extend(["--proxy".into(), self.web.proxy_url(), "--delay-ms".into(), "0".into()]);
+        }
+        langcrawl(&all)
+    }
+
+    /// Like [`run`](Self::run) but the command must succeed; returns stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        succeeded(self.run(args), args)
+    }
+
+    /// A query's rows as CSV fields (header dropped).
+    pub fn rows(&self, query: &str) -> Vec<Vec<String>> {
+        let out = self.ok(&["sql", query, "--format", "csv"]);
+        out.lines().skip(1).map(csv_fields).collect()
+    }
+
+    /// A query that returns one integer.
+    pub fn number(&self, query: &str) -> i64 {
+        let rows = self.rows(query);
+        assert_eq!(rows.len(), 1, "{query}: {rows:?}");
+        rows[0][0].parse().unwrap_or_else(|_| panic!("{query}: not a number: {rows:?}"))
+    }
+}
+
+/// Runs the binary with no proxy settings inherited from the environment.
+pub fn langcrawl<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    command(args).output().expect("langcrawl runs")
+}
+
+pub fn command<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_langcrawl"));
+    command.args(args);
+    for var in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
+        command.env_remove(var);
+    }
+    command.env("NO_COLOR", "1");
+    command
+}
+
+pub fn succeeded(out: Output, args: &[&str]) -> String {
+    assert!(
+        out.status.success(),
+        "langcrawl {args:?} failed ({}):\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Every parquet file under `dir`.
+pub fn parquet_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The fields of one CSV line (quoted fields may hold commas and `""`).
+pub fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                fields.last_mut().unwrap().push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(String::new()),
+            (c, _) => fields.last_mut().unwrap().push(c),
+        }
+    }
+    fields
+}
