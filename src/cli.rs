@@ -186,7 +186,9 @@ pub struct DemoArgs {
 
 impl Cli {
     fn crawl_dir(&self) -> PathBuf {
-        self.crawl.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_CRAWL))
+        self.crawl
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_CRAWL))
     }
 }
 
@@ -205,7 +207,13 @@ pub async fn run(cli: Cli) -> Result<()> {
             let config = lang.as_deref().map(new_config).transpose()?;
             let report = crate::inject::run(&engine, &root, seeds, config).await?;
             for line in &report.rejected {
-                eprintln!("langcrawl: {}:{}: skipped {:?}: {}", seeds.display(), line.line, line.text, line.why);
+                eprintln!(
+                    "langcrawl: {}:{}: skipped {:?}: {}",
+                    seeds.display(),
+                    line.line,
+                    line.text,
+                    line.why
+                );
             }
             say(report.to_string());
             if !report.rejected.is_empty() {
@@ -218,11 +226,15 @@ pub async fn run(cli: Cli) -> Result<()> {
         }
         Command::Generate(args) => {
             let crawl = CrawlDir::open(&root)?;
-            say(crate::generate::run(&engine, &crawl, &args.options()).await?.to_string());
+            say(crate::generate::run(&engine, &crawl, &args.options())
+                .await?
+                .to_string());
         }
         Command::Fetch(args) => {
             let crawl = CrawlDir::open(&root)?;
-            say(crate::fetch::run(&crawl, &args.options(quiet)?).await?.to_string());
+            say(crate::fetch::run(&crawl, &args.options(quiet)?)
+                .await?
+                .to_string());
         }
         Command::Parse => {
             let crawl = CrawlDir::open(&root)?;
@@ -231,22 +243,32 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Updatedb(args) => {
             let crawl = CrawlDir::open(&root)?;
             let options = args.options(&crawl)?;
-            say(crate::updatedb::run(&engine, &crawl, &options).await?.to_string());
+            say(crate::updatedb::run(&engine, &crawl, &options)
+                .await?
+                .to_string());
         }
         Command::Crawl(args) => run_crawl(&engine, &root, args, quiet).await?,
         Command::Sql(args) => {
             let crawl = CrawlDir::open(&root)?;
             crate::report::register_crawl(&engine, &crawl, args.content).await?;
             let batches = crate::report::query(&engine, &args.query).await?;
-            print!("{}", with_newline(crate::report::format(&batches, args.format)?));
+            print!(
+                "{}",
+                with_newline(crate::report::format(&batches, args.format)?)
+            );
         }
         Command::Report => {
             let crawl = CrawlDir::open(&root)?;
             println!("{}", crate::report::full_report(&engine, &crawl).await?);
         }
-        Command::Websim { command: WebsimCommand::Serve(args) } => serve_websim(args).await?,
+        Command::Websim {
+            command: WebsimCommand::Serve(args),
+        } => serve_websim(args).await?,
         Command::Demo(args) => {
-            let root = cli.crawl.clone().unwrap_or_else(|| Path::new(DEFAULT_CRAWL).join("demo"));
+            let root = cli
+                .crawl
+                .clone()
+                .unwrap_or_else(|| Path::new(DEFAULT_CRAWL).join("demo"));
             crate::demo::run(&engine, &root, args.rounds, quiet).await?;
         }
     }
@@ -271,7 +293,12 @@ pub fn new_config(lang: &str) -> Result<CrawlConfig> {
 }
 
 async fn run_crawl(engine: &Engine, root: &Path, args: &CrawlArgs, quiet: bool) -> Result<()> {
-    let lang = args.update.lang.as_deref().map(TargetLang::parse).transpose()?;
+    let lang = args
+        .update
+        .lang
+        .as_deref()
+        .map(TargetLang::parse)
+        .transpose()?;
     if args.seeds.is_none() {
         CrawlDir::open(root)?;
     }
@@ -285,7 +312,9 @@ async fn run_crawl(engine: &Engine, root: &Path, args: &CrawlArgs, quiet: bool) 
     }
     let target = config.target_lang.clone().ok_or_else(missing_lang)?;
     let update = UpdateOptions {
-        strategy: crate::strategy::find(args.update.strategy.as_deref().unwrap_or(&config.strategy))?,
+        strategy: crate::strategy::find(
+            args.update.strategy.as_deref().unwrap_or(&config.strategy),
+        )?,
         target_lang: TargetLang::parse(&target)?,
         tolerance: args.update.tolerance.unwrap_or(config.tolerance),
     };
@@ -328,7 +357,11 @@ impl FetchArgs {
             Duration::try_from_secs_f64(value)
                 .ok()
                 .filter(|d| !d.is_zero())
-                .ok_or_else(|| Error::Usage(format!("--{name} {value}: must be a positive number of seconds")))
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "--{name} {value}: must be a positive number of seconds"
+                    ))
+                })
         };
         if self.concurrency == 0 {
             return Err(Error::Usage("--concurrency 0: must be at least 1".into()));
@@ -387,6 +420,9 @@ async fn serve_websim(args: &WebsimArgs) -> Result<()> {
         web.hosts.iter().map(|h| h.pages as usize).sum::<usize>(),
         args.seed
     );
-    println!("seeds (Japanese front pages): {}", web.seeds("jpn", 3).join(" "));
+    println!(
+        "seeds (Japanese front pages): {}",
+        web.seeds("jpn", 3).join(" ")
+    );
     crate::websim::server::serve_std(std::sync::Arc::new(web), listener, None).await
 }

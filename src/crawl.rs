@@ -31,7 +31,12 @@ pub async fn run(
     if let Some(seeds) = &options.seeds {
         let report = crate::inject::run(engine, root, seeds, Some(config)).await?;
         for line in &report.rejected {
-            log(format!("{}:{}: skipped: {}", seeds.display(), line.line, line.why));
+            log(format!(
+                "{}:{}: skipped: {}",
+                seeds.display(),
+                line.line,
+                line.why
+            ));
         }
         log(report.to_string());
     }
@@ -74,6 +79,8 @@ async fn finish_round(
     if !crawl.has(round, Phase::Parse) {
         log(crate::parse::run(crawl)?.to_string());
     }
-    log(crate::updatedb::run(engine, crawl, &options.update).await?.to_string());
+    log(crate::updatedb::run(engine, crawl, &options.update)
+        .await?
+        .to_string());
     Ok(true)
 }

@@ -76,7 +76,10 @@ fn prepare_dir(root: &Path) -> Result<()> {
         return Ok(());
     }
     let is_crawl = root.join("crawl.json").is_file();
-    let is_empty = std::fs::read_dir(root).map_err(Error::io(root))?.next().is_none();
+    let is_empty = std::fs::read_dir(root)
+        .map_err(Error::io(root))?
+        .next()
+        .is_none();
     if is_crawl {
         std::fs::remove_dir_all(root).map_err(Error::io(root))
     } else if is_empty {

@@ -13,7 +13,7 @@ use datafusion::scalar::ScalarValue;
 use futures::StreamExt;
 
 use crate::error::{Error, Result};
-use crate::store::segment::{Staged, SegmentWriter};
+use crate::store::segment::{SegmentWriter, Staged};
 
 /// The SQL files of the pipeline, by path under `sql/`.
 const EMBEDDED_SQL: &[(&str, &str)] = &[
@@ -24,10 +24,22 @@ const EMBEDDED_SQL: &[(&str, &str)] = &[
     ("server_stats.sql", include_str!("../sql/server_stats.sql")),
     ("dir_stats.sql", include_str!("../sql/dir_stats.sql")),
     ("decide.sql", include_str!("../sql/decide.sql")),
-    ("merge_crawldb.sql", include_str!("../sql/merge_crawldb.sql")),
-    ("language_report.sql", include_str!("../sql/language_report.sql")),
-    ("harvest_by_round.sql", include_str!("../sql/harvest_by_round.sql")),
-    ("strategies/bfs.sql", include_str!("../sql/strategies/bfs.sql")),
+    (
+        "merge_crawldb.sql",
+        include_str!("../sql/merge_crawldb.sql"),
+    ),
+    (
+        "language_report.sql",
+        include_str!("../sql/language_report.sql"),
+    ),
+    (
+        "harvest_by_round.sql",
+        include_str!("../sql/harvest_by_round.sql"),
+    ),
+    (
+        "strategies/bfs.sql",
+        include_str!("../sql/strategies/bfs.sql"),
+    ),
 ];
 
 /// Named values for a query's `$placeholders`.
@@ -74,9 +86,7 @@ impl Engine {
     pub fn new(sql_dir: Option<PathBuf>) -> Self {
         let config = SessionConfig::new()
             .with_information_schema(true)
-            .with_target_partitions(
-                std::thread::available_parallelism().map_or(2, |n| n.get()),
-            );
+            .with_target_partitions(std::thread::available_parallelism().map_or(2, |n| n.get()));
         Engine {
             ctx: SessionContext::new_with_config(config),
             sql_dir,
@@ -230,7 +240,10 @@ mod tests {
     async fn named_parameters_are_bound() {
         let engine = Engine::new(None);
         let params = Params::new().set("lang", "jpn").set("n", 3i64);
-        let df = engine.query("SELECT $lang AS lang, $n + 1 AS n", &params).await.unwrap();
+        let df = engine
+            .query("SELECT $lang AS lang, $n + 1 AS n", &params)
+            .await
+            .unwrap();
         let batches = engine.collect(df).await.unwrap();
         let text = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
             .unwrap()

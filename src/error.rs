@@ -46,7 +46,9 @@ impl Error {
         move |source| Error::Io { path, source }
     }
 
-    pub fn sql(context: impl Into<String>) -> impl FnOnce(datafusion::error::DataFusionError) -> Error {
+    pub fn sql(
+        context: impl Into<String>,
+    ) -> impl FnOnce(datafusion::error::DataFusionError) -> Error {
         let context = context.into();
         move |source| Error::Sql { context, source }
     }

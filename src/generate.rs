@@ -34,12 +34,20 @@ pub struct GenerateReport {
 
 impl std::fmt::Display for GenerateReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "generate round {:05}: {} URLs in the fetch list", self.round, self.urls)
+        write!(
+            f,
+            "generate round {:05}: {} URLs in the fetch list",
+            self.round, self.urls
+        )
     }
 }
 
 /// Writes the fetch list of a new round.
-pub async fn run(engine: &Engine, crawl: &CrawlDir, options: &GenerateOptions) -> Result<GenerateReport> {
+pub async fn run(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    options: &GenerateOptions,
+) -> Result<GenerateReport> {
     if !crawl.has_crawldb() {
         return Err(Error::NothingToDo(format!(
             "{} has no crawldb; run `langcrawl inject` first",

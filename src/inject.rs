@@ -101,9 +101,21 @@ pub async fn run(
     let df = engine
         .query_file("inject.sql", &Params::new().set("round", merged.0 as i32))
         .await?;
-    let staged = engine.write(df, SegmentWriter::create(&crawl.crawldb(), CRAWLDB.clone())?).await?;
-    let before = engine.context().table("crawldb").await.map_err(Error::sql("crawldb"))?;
-    let known_before = before.count().await.map_err(Error::sql("counting crawldb"))?;
+    let staged = engine
+        .write(
+            df,
+            SegmentWriter::create(&crawl.crawldb(), CRAWLDB.clone())?,
+        )
+        .await?;
+    let before = engine
+        .context()
+        .table("crawldb")
+        .await
+        .map_err(Error::sql("crawldb"))?;
+    let known_before = before
+        .count()
+        .await
+        .map_err(Error::sql("counting crawldb"))?;
     let injected = staged.rows - known_before;
     crawl.swap_crawldb(&staged.temp_dir, merged)?;
     let report = InjectReport {

@@ -36,8 +36,18 @@ pub async fn register_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) ->
     let config = CrawlConfig::load(crawl)?;
     crate::inject::register_crawldb(engine, crawl).await?;
     let params = Params::new().set("tolerance", config.tolerance as i64);
-    engine.register_view("pages", engine.context().table("crawldb").await.map_err(Error::sql("crawldb"))?)?;
-    engine.register_view("servers", engine.query_file("server_stats.sql", &params).await?)?;
+    engine.register_view(
+        "pages",
+        engine
+            .context()
+            .table("crawldb")
+            .await
+            .map_err(Error::sql("crawldb"))?,
+    )?;
+    engine.register_view(
+        "servers",
+        engine.query_file("server_stats.sql", &params).await?,
+    )?;
     engine.register_view("dirs", engine.query_file("dir_stats.sql", &params).await?)?;
     for phase in Phase::ALL {
         register_phase(engine, crawl, phase, content).await?;
@@ -46,18 +56,33 @@ pub async fn register_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) ->
 }
 
 /// The union of one phase's segments over all rounds, as table `<phase>`.
-async fn register_phase(engine: &Engine, crawl: &CrawlDir, phase: Phase, content: bool) -> Result<()> {
+async fn register_phase(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    phase: Phase,
+    content: bool,
+) -> Result<()> {
     let mut union: Option<DataFrame> = None;
     for round in crawl.rounds()? {
         if !crawl.has(round, phase) {
             continue;
         }
         let name = format!("{}_{round}", phase.dir_name());
-        if let Err(e) = engine.register_segment(&name, &crawl.segment(round, phase)).await {
-            eprintln!("langcrawl: warning: left out of table {}: {e}", phase.dir_name());
+        if let Err(e) = engine
+            .register_segment(&name, &crawl.segment(round, phase))
+            .await
+        {
+            eprintln!(
+                "langcrawl: warning: left out of table {}: {e}",
+                phase.dir_name()
+            );
             continue;
         }
-        let df = engine.context().table(&name).await.map_err(Error::sql(&name))?;
+        let df = engine
+            .context()
+            .table(&name)
+            .await
+            .map_err(Error::sql(&name))?;
         let mut columns = vec![lit(round.0 as i32).alias("round")];
         columns.extend(
             df.schema()
@@ -93,21 +118,28 @@ pub async fn language_report(engine: &Engine, target_lang: &str) -> Result<Vec<R
 
 /// The harvest rate per round (`sql/harvest_by_round.sql`).
 pub async fn harvest_by_round(engine: &Engine) -> Result<Vec<RecordBatch>> {
-    let df = engine.query_file("harvest_by_round.sql", &Params::new()).await?;
+    let df = engine
+        .query_file("harvest_by_round.sql", &Params::new())
+        .await?;
     engine.collect(df).await
 }
 
 /// Formats batches as a text table, CSV with a header, or JSON lines.
 pub fn format(batches: &[RecordBatch], format: Format) -> Result<String> {
-    let arrow_error = |e: datafusion::arrow::error::ArrowError| Error::Other(format!("formatting results: {e}"));
+    let arrow_error =
+        |e: datafusion::arrow::error::ArrowError| Error::Other(format!("formatting results: {e}"));
     match format {
-        Format::Table => Ok(datafusion::arrow::util::pretty::pretty_format_batches(batches)
-            .map_err(arrow_error)?
-            .to_string()),
+        Format::Table => Ok(
+            datafusion::arrow::util::pretty::pretty_format_batches(batches)
+                .map_err(arrow_error)?
+                .to_string(),
+        ),
         Format::Csv => {
             let mut out = Vec::new();
             {
-                let mut writer = arrow::csv::WriterBuilder::new().with_header(true).build(&mut out);
+                let mut writer = arrow::csv::WriterBuilder::new()
+                    .with_header(true)
+                    .build(&mut out);
                 for batch in batches {
                     writer.write(batch).map_err(arrow_error)?;
                 }

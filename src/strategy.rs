@@ -45,8 +45,14 @@ mod tests {
             assert!(dir.join(strategy.sql).is_file(), "{}", strategy.sql);
         }
         for entry in std::fs::read_dir(dir.join("strategies")).unwrap() {
-            let name = format!("strategies/{}", entry.unwrap().file_name().to_string_lossy());
-            assert!(STRATEGIES.iter().any(|s| s.sql == name), "{name} has no registry entry");
+            let name = format!(
+                "strategies/{}",
+                entry.unwrap().file_name().to_string_lossy()
+            );
+            assert!(
+                STRATEGIES.iter().any(|s| s.sql == name),
+                "{name} has no registry entry"
+            );
         }
     }
 

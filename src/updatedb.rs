@@ -39,7 +39,11 @@ impl std::fmt::Display for UpdateReport {
 }
 
 /// Merges the latest parsed round into the crawldb.
-pub async fn run(engine: &Engine, crawl: &CrawlDir, options: &UpdateOptions) -> Result<UpdateReport> {
+pub async fn run(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    options: &UpdateOptions,
+) -> Result<UpdateReport> {
     let round = crawl.round_to_merge()?;
     let stale = crawl.segment(round, Phase::Decisions);
     if stale.exists() {
@@ -53,21 +57,37 @@ pub async fn run(engine: &Engine, crawl: &CrawlDir, options: &UpdateOptions) -> 
     let crawldb_before = count(engine, "crawldb").await?;
     let links = count(engine, "links").await?;
 
-    engine.register_view("round_pages", engine.query_file("round_pages.sql", &params).await?)?;
-    engine.register_view("pages", engine.query_file("apply_fetch.sql", &params).await?)?;
-    engine.register_view("servers", engine.query_file("server_stats.sql", &params).await?)?;
+    engine.register_view(
+        "round_pages",
+        engine.query_file("round_pages.sql", &params).await?,
+    )?;
+    engine.register_view(
+        "pages",
+        engine.query_file("apply_fetch.sql", &params).await?,
+    )?;
+    engine.register_view(
+        "servers",
+        engine.query_file("server_stats.sql", &params).await?,
+    )?;
     engine.register_view("dirs", engine.query_file("dir_stats.sql", &params).await?)?;
     let strategy_out = engine.query_file(options.strategy.sql, &params).await?;
     engine.register_view("strategy_out", strategy_out)?;
 
     let decisions = engine.query_file("decide.sql", &params).await?;
-    let staged = engine.write(decisions, SegmentWriter::create(&stale, DECISIONS.clone())?).await?;
+    let staged = engine
+        .write(decisions, SegmentWriter::create(&stale, DECISIONS.clone())?)
+        .await?;
     staged.commit()?;
     engine.register_segment("decisions", &stale).await?;
     let accepted = count_where(engine, "decisions", "accepted").await?;
 
     let merged = engine.query_file("merge_crawldb.sql", &params).await?;
-    let staged = engine.write(merged, SegmentWriter::create(&crawl.crawldb(), CRAWLDB.clone())?).await?;
+    let staged = engine
+        .write(
+            merged,
+            SegmentWriter::create(&crawl.crawldb(), CRAWLDB.clone())?,
+        )
+        .await?;
     let crawldb_urls = staged.rows;
     crawl.swap_crawldb(&staged.temp_dir, round)?;
     let report = UpdateReport {
@@ -84,20 +104,34 @@ pub async fn run(engine: &Engine, crawl: &CrawlDir, options: &UpdateOptions) -> 
 async fn register_round(engine: &Engine, crawl: &CrawlDir, round: RoundId) -> Result<()> {
     register_crawldb(engine, crawl).await?;
     for phase in [Phase::Fetch, Phase::Parse, Phase::Links] {
-        engine.register_segment(phase.dir_name(), &crawl.segment(round, phase)).await?;
+        engine
+            .register_segment(phase.dir_name(), &crawl.segment(round, phase))
+            .await?;
     }
     Ok(())
 }
 
 async fn count(engine: &Engine, table: &str) -> Result<usize> {
-    let df = engine.context().table(table).await.map_err(Error::sql(table))?;
-    df.count().await.map_err(Error::sql(format!("counting {table}")))
+    let df = engine
+        .context()
+        .table(table)
+        .await
+        .map_err(Error::sql(table))?;
+    df.count()
+        .await
+        .map_err(Error::sql(format!("counting {table}")))
 }
 
 async fn count_where(engine: &Engine, table: &str, predicate: &str) -> Result<usize> {
-    let df = engine.context().table(table).await.map_err(Error::sql(table))?;
+    let df = engine
+        .context()
+        .table(table)
+        .await
+        .map_err(Error::sql(table))?;
     let df = df
         .filter(datafusion::prelude::col(predicate))
         .map_err(Error::sql(table))?;
-    df.count().await.map_err(Error::sql(format!("counting {table}")))
+    df.count()
+        .await
+        .map_err(Error::sql(format!("counting {table}")))
 }

@@ -67,7 +67,10 @@ mod tests {
     fn normalization() {
         let url = normalize("HTTP://WWW.Example.JP:80/a/b.html#top").unwrap();
         assert_eq!(url.as_str(), "http://www.example.jp/a/b.html");
-        assert_eq!(normalize("https://例え.jp").unwrap().as_str(), "https://xn--r8jz45g.jp/");
+        assert_eq!(
+            normalize("https://例え.jp").unwrap().as_str(),
+            "https://xn--r8jz45g.jp/"
+        );
         assert!(normalize("ftp://example.jp/").is_err());
         assert!(normalize("not a url").is_err());
         assert!(normalize("mailto:a@b.jp").is_err());
@@ -80,13 +83,19 @@ mod tests {
         assert_eq!(p.domain, "example.co.th");
         assert_eq!(p.tld, "co.th");
         assert_eq!(p.dir, "shop.example.co.th/en/");
-        assert_eq!(parts(&normalize("http://a.jp/x.html").unwrap()).dir, "a.jp/");
+        assert_eq!(
+            parts(&normalize("http://a.jp/x.html").unwrap()).dir,
+            "a.jp/"
+        );
     }
 
     #[test]
     fn relative_links_resolve_against_base() {
         let base = normalize("http://a.jp/dir/page.html").unwrap();
-        assert_eq!(resolve(Some(&base), "../x.html").unwrap().as_str(), "http://a.jp/x.html");
+        assert_eq!(
+            resolve(Some(&base), "../x.html").unwrap().as_str(),
+            "http://a.jp/x.html"
+        );
         assert!(resolve(Some(&base), "javascript:void(0)").is_err());
     }
 }

@@ -153,9 +153,12 @@ impl HostFetch {
         for url in urls {
             let row = match &robots {
                 Robots::Unavailable(why) => unfetched(&url, &host, "error", why.clone()),
-                robots if !robots.allows(&url) => {
-                    unfetched(&url, &host, "robots_denied", "disallowed by robots.txt".into())
-                }
+                robots if !robots.allows(&url) => unfetched(
+                    &url,
+                    &host,
+                    "robots_denied",
+                    "disallowed by robots.txt".into(),
+                ),
                 _ => {
                     if !first && !delay.is_zero() {
                         tokio::time::sleep(delay).await;
@@ -221,7 +224,11 @@ pub fn classify(url: String, host: String, mut response: Response) -> FetchRow {
         (Some(200..=299), None) => "fetched",
         (Some(300..=399), None) => {
             let base = url::Url::parse(&url).ok();
-            match response.location.as_deref().map(|l| crate::urls::resolve(base.as_ref(), l)) {
+            match response
+                .location
+                .as_deref()
+                .map(|l| crate::urls::resolve(base.as_ref(), l))
+            {
                 Some(Ok(target)) => {
                     redirect_to = Some(target.to_string());
                     "redirect"
@@ -290,8 +297,10 @@ fn to_batch(rows: &[FetchRow]) -> RecordBatch {
     let strings = |f: fn(&FetchRow) -> Option<&str>| -> Arc<StringArray> {
         Arc::new(rows.iter().map(f).collect::<StringArray>())
     };
-    let fetched_at: TimestampMillisecondArray =
-        rows.iter().map(|r| Some(r.response.fetched_at_ms)).collect();
+    let fetched_at: TimestampMillisecondArray = rows
+        .iter()
+        .map(|r| Some(r.response.fetched_at_ms))
+        .collect();
     let columns: Vec<Arc<dyn datafusion::arrow::array::Array>> = vec![
         strings(|r| Some(&r.url)),
         strings(|r| Some(&r.host)),

@@ -131,7 +131,8 @@ mod tests {
         encoding.encode(text).0.into_owned()
     }
 
-    const JA: &str = "すべての人間は、生まれながらにして自由であり、かつ、尊厳と権利とについて平等である。";
+    const JA: &str =
+        "すべての人間は、生まれながらにして自由であり、かつ、尊厳と権利とについて平等である。";
 
     #[test]
     fn http_charset_wins_when_it_decodes() {
@@ -152,13 +153,19 @@ mod tests {
     fn meta_charset_is_found_in_both_forms() {
         let html = br#"<html><head><META http-equiv="Content-Type" content="text/html; charset=EUC-KR"></head>"#;
         assert_eq!(meta_charset(html).as_deref(), Some("euc-kr"));
-        assert_eq!(meta_charset(b"<meta charset='tis-620'>").as_deref(), Some("tis-620"));
+        assert_eq!(
+            meta_charset(b"<meta charset='tis-620'>").as_deref(),
+            Some("tis-620")
+        );
         assert_eq!(meta_charset(b"<meta name=x content=y>"), None);
     }
 
     #[test]
     fn header_charset_parameter() {
-        assert_eq!(header_charset("text/html; charset=\"EUC-KR\""), Some("EUC-KR"));
+        assert_eq!(
+            header_charset("text/html; charset=\"EUC-KR\""),
+            Some("EUC-KR")
+        );
         assert_eq!(header_charset("text/html"), None);
     }
 }

@@ -76,7 +76,9 @@ impl TargetLang {
             .and_then(|(_, two)| ALIASES.iter().find(|(a, _)| a == two))
             .map(|(two, three)| format!(" (did you mean {two} / {three}?)"))
             .unwrap_or_else(|| " (use an ISO 639-1 or 639-3 code such as ja, jpn, th, tha)".into());
-        Err(Error::Usage(format!("--lang {input}: unknown language{hint}")))
+        Err(Error::Usage(format!(
+            "--lang {input}: unknown language{hint}"
+        )))
     }
 
     pub fn code(&self) -> &str {
@@ -108,7 +110,10 @@ mod tests {
         assert_eq!(TargetLang::parse("ja").unwrap().code(), "jpn");
         assert_eq!(TargetLang::parse("JPN").unwrap().code(), "jpn");
         assert_eq!(TargetLang::parse("th").unwrap().code(), "tha");
-        assert_eq!(TargetLang::parse("zh").unwrap().default_tlds(), ["cn", "tw", "hk"]);
+        assert_eq!(
+            TargetLang::parse("zh").unwrap().default_tlds(),
+            ["cn", "tw", "hk"]
+        );
     }
 
     #[test]

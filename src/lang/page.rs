@@ -42,7 +42,11 @@ pub fn identify_page(text: &str, html_lang: Option<&str>, charset: &str) -> Page
             decided(code, info.confidence(), "text")
         }
         (_, Some(hint)) => {
-            let source = if html_lang.is_some() { "html_lang" } else { "charset" };
+            let source = if html_lang.is_some() {
+                "html_lang"
+            } else {
+                "charset"
+            };
             decided(&hint, 0.5, source)
         }
         (None, None) => PageLang {
@@ -75,7 +79,8 @@ mod tests {
 
     #[test]
     fn text_decides() {
-        let ja = "すべての人間は、生まれながらにして自由であり、かつ、尊厳と権利とについて平等である。";
+        let ja =
+            "すべての人間は、生まれながらにして自由であり、かつ、尊厳と権利とについて平等である。";
         let page = identify_page(ja, Some("en"), "UTF-8");
         assert_eq!((page.lang.as_deref(), page.source), (Some("jpn"), "text"));
     }
@@ -83,9 +88,15 @@ mod tests {
     #[test]
     fn short_text_falls_back_to_hints() {
         let page = identify_page("OK", Some("ko-KR"), "UTF-8");
-        assert_eq!((page.lang.as_deref(), page.source), (Some("kor"), "html_lang"));
+        assert_eq!(
+            (page.lang.as_deref(), page.source),
+            (Some("kor"), "html_lang")
+        );
         let page = identify_page("", None, "windows-874");
-        assert_eq!((page.lang.as_deref(), page.source), (Some("tha"), "charset"));
+        assert_eq!(
+            (page.lang.as_deref(), page.source),
+            (Some("tha"), "charset")
+        );
         assert_eq!(identify_page("", None, "UTF-8").lang, None);
     }
 

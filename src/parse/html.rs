@@ -8,11 +8,36 @@ use ego_tree::NodeRef;
 use scraper::{Html, Node, Selector};
 
 /// Elements whose text is not visible.
-const HIDDEN: &[&str] = &["script", "style", "noscript", "template", "head", "svg", "iframe"];
+const HIDDEN: &[&str] = &[
+    "script", "style", "noscript", "template", "head", "svg", "iframe",
+];
 /// Elements that break the text flow (a space is put around them).
 const BLOCKS: &[&str] = &[
-    "p", "div", "br", "li", "ul", "ol", "td", "th", "tr", "table", "h1", "h2", "h3", "h4", "h5",
-    "h6", "section", "article", "header", "footer", "nav", "blockquote", "pre", "dd", "dt",
+    "p",
+    "div",
+    "br",
+    "li",
+    "ul",
+    "ol",
+    "td",
+    "th",
+    "tr",
+    "table",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "nav",
+    "blockquote",
+    "pre",
+    "dd",
+    "dt",
 ];
 /// Characters of text kept on each side of a link as its context.
 const CONTEXT_CHARS: usize = 80;
@@ -173,7 +198,14 @@ fn collapse_whitespace(text: &str) -> String {
 
 /// Up to `CONTEXT_CHARS` characters of text on each side of `start..end`, with the span.
 fn context_around(text: &str, start: usize, end: usize) -> String {
-    let before: String = text[..start].chars().rev().take(CONTEXT_CHARS).collect::<Vec<_>>().into_iter().rev().collect();
+    let before: String = text[..start]
+        .chars()
+        .rev()
+        .take(CONTEXT_CHARS)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
     let after: String = text[end..].chars().take(CONTEXT_CHARS).collect();
     collapse_whitespace(&format!("{before}{}{after}", &text[start..end]))
 }
@@ -195,11 +227,17 @@ mod tests {
         assert_eq!(page.title.as_deref(), Some("人権 宣言"));
         assert_eq!(page.html_lang.as_deref(), Some("ja"));
         assert_eq!(page.base_href.as_deref(), Some("http://base.jp/dir/"));
-        assert!(!page.text.contains("hidden") && !page.text.contains("color"), "{}", page.text);
+        assert!(
+            !page.text.contains("hidden") && !page.text.contains("color"),
+            "{}",
+            page.text
+        );
         assert!(page.text.contains("第一条 すべての人間は、"));
         assert_eq!(page.links.len(), 2);
         assert_eq!(page.links[0].anchor, "生まれながらにして自由");
-        assert!(page.links[0].context.contains("第一条") && page.links[0].context.contains("であり"));
+        assert!(
+            page.links[0].context.contains("第一条") && page.links[0].context.contains("であり")
+        );
         assert!(!page.links[0].nofollow && page.links[1].nofollow);
     }
 

@@ -61,7 +61,8 @@ pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
         // Left by a parse killed between its two renames.
         std::fs::remove_dir_all(&stale_links).map_err(crate::Error::io(&stale_links))?;
     }
-    let mut parse_writer = SegmentWriter::create(&crawl.segment(round, Phase::Parse), PARSE.clone())?;
+    let mut parse_writer =
+        SegmentWriter::create(&crawl.segment(round, Phase::Parse), PARSE.clone())?;
     let mut links_writer = SegmentWriter::create(&stale_links, LINKS.clone())?;
     let mut report = ParseReport {
         round: round.0,
@@ -179,7 +180,11 @@ pub fn parse_one(input: &FetchedPage<'_>) -> Parsed {
     if input.status == "redirect" {
         return Parsed {
             page: None,
-            links: input.redirect_to.and_then(|to| redirect_link(input, to)).into_iter().collect(),
+            links: input
+                .redirect_to
+                .and_then(|to| redirect_link(input, to))
+                .into_iter()
+                .collect(),
         };
     }
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_page(input)));
@@ -219,13 +224,20 @@ fn parse_page(input: &FetchedPage<'_>) -> Parsed {
     let bytes = input.content.unwrap_or_default();
     if let Some(kind) = input.content_type.filter(|t| !is_html(t)) {
         let page = failed(input, format!("not HTML (Content-Type {kind})"));
-        return Parsed { page: Some(page), links: Vec::new() };
+        return Parsed {
+            page: Some(page),
+            links: Vec::new(),
+        };
     }
     let tld = input.host.rsplit('.').next();
     let http_charset = input.content_type.and_then(charset::header_charset);
     let decoded = lang::decode(bytes, http_charset, tld);
     let extracted = html::extract(&decoded.text);
-    let page_lang = lang::identify_page(&extracted.text, extracted.html_lang.as_deref(), decoded.charset);
+    let page_lang = lang::identify_page(
+        &extracted.text,
+        extracted.html_lang.as_deref(),
+        decoded.charset,
+    );
     let links = page_links(input, &extracted, page_lang.lang.as_deref());
     let page = PageRow {
         url: input.url.to_string(),
@@ -245,16 +257,31 @@ fn parse_page(input: &FetchedPage<'_>) -> Parsed {
         outlinks: links.len() as i32,
         error: None,
     };
-    Parsed { page: Some(page), links }
+    Parsed {
+        page: Some(page),
+        links,
+    }
 }
 
 fn is_html(content_type: &str) -> bool {
-    let mime = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    mime.is_empty() || mime == "text/html" || mime == "application/xhtml+xml" || mime == "text/plain"
+    let mime = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    mime.is_empty()
+        || mime == "text/html"
+        || mime == "application/xhtml+xml"
+        || mime == "text/plain"
 }
 
 /// The page's http(s) links, resolved against `<base href>` and de-duplicated.
-fn page_links(input: &FetchedPage<'_>, page: &html::Extracted, src_lang: Option<&str>) -> Vec<LinkRow> {
+fn page_links(
+    input: &FetchedPage<'_>,
+    page: &html::Extracted,
+    src_lang: Option<&str>,
+) -> Vec<LinkRow> {
     let Ok(page_url) = Url::parse(input.url) else {
         return Vec::new();
     };
@@ -295,7 +322,10 @@ fn page_links(input: &FetchedPage<'_>, page: &html::Extracted, src_lang: Option<
 
 /// Hex SHA-256 of the page bytes (first 128 bits).
 fn digest(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)[..16].iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(bytes)[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 fn strings<'a, T: 'a>(rows: &[&'a T], f: impl Fn(&'a T) -> Option<&'a str>) -> Arc<StringArray> {
@@ -307,19 +337,35 @@ fn page_batch<'a>(rows: impl Iterator<Item = &'a PageRow>) -> RecordBatch {
     let columns: Vec<Arc<dyn Array>> = vec![
         strings(&rows, |r| Some(&r.url)),
         strings(&rows, |r| Some(&r.host)),
-        Arc::new(rows.iter().map(|r| Some(r.parsed)).collect::<BooleanArray>()),
+        Arc::new(
+            rows.iter()
+                .map(|r| Some(r.parsed))
+                .collect::<BooleanArray>(),
+        ),
         strings(&rows, |r| r.title.as_deref()),
         strings(&rows, |r| r.text_sample.as_deref()),
-        Arc::new(rows.iter().map(|r| Some(r.text_chars)).collect::<Int64Array>()),
+        Arc::new(
+            rows.iter()
+                .map(|r| Some(r.text_chars))
+                .collect::<Int64Array>(),
+        ),
         strings(&rows, |r| r.lang.as_deref()),
-        Arc::new(rows.iter().map(|r| r.lang_confidence).collect::<Float64Array>()),
+        Arc::new(
+            rows.iter()
+                .map(|r| r.lang_confidence)
+                .collect::<Float64Array>(),
+        ),
         strings(&rows, |r| Some(r.lang_source)),
         strings(&rows, |r| r.charset),
         strings(&rows, |r| r.charset_source),
         strings(&rows, |r| r.html_lang.as_deref()),
         strings(&rows, |r| r.meta_charset.as_deref()),
         strings(&rows, |r| r.digest.as_deref()),
-        Arc::new(rows.iter().map(|r| Some(r.outlinks)).collect::<Int32Array>()),
+        Arc::new(
+            rows.iter()
+                .map(|r| Some(r.outlinks))
+                .collect::<Int32Array>(),
+        ),
         strings(&rows, |r| r.error.as_deref()),
     ];
     RecordBatch::try_new(PARSE.clone(), columns).expect("parse rows match the parse schema")
@@ -339,7 +385,11 @@ fn link_batch<'a>(rows: impl Iterator<Item = &'a LinkRow>) -> RecordBatch {
         strings(&rows, |r| Some(&r.anchor)),
         strings(&rows, |r| Some(&r.anchor_lang)),
         strings(&rows, |r| Some(&r.context)),
-        Arc::new(rows.iter().map(|r| Some(r.nofollow)).collect::<BooleanArray>()),
+        Arc::new(
+            rows.iter()
+                .map(|r| Some(r.nofollow))
+                .collect::<BooleanArray>(),
+        ),
         strings(&rows, |r| Some(r.kind)),
     ];
     RecordBatch::try_new(LINKS.clone(), columns).expect("link rows match the links schema")

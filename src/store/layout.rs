@@ -192,7 +192,10 @@ impl CrawlDir {
             return Err(Error::NothingToDo(format!(
                 "round {round} in {} has no parse segment; run `langcrawl {}` first",
                 self.root.display(),
-                Phase::ALL.iter().find(|&&p| !self.has(round, p)).map_or("parse", |p| p.producer())
+                Phase::ALL
+                    .iter()
+                    .find(|&&p| !self.has(round, p))
+                    .map_or("parse", |p| p.producer())
             )));
         }
         Ok(round)
@@ -205,10 +208,13 @@ impl CrawlDir {
             return Ok(RoundId(0));
         }
         let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
-        text.trim().parse().map(RoundId).map_err(|_| Error::SegmentRead {
-            path,
-            message: format!("not a round number: {text:?}"),
-        })
+        text.trim()
+            .parse()
+            .map(RoundId)
+            .map_err(|_| Error::SegmentRead {
+                path,
+                message: format!("not a round number: {text:?}"),
+            })
     }
 
     /// Makes `staged` (a finished crawldb folder) the current crawldb: the

@@ -13,7 +13,10 @@ pub fn column<'a, T: Array + 'static>(batch: &'a RecordBatch, name: &str) -> Res
         .ok_or_else(|| {
             Error::Other(format!(
                 "segment has no column {name} of type {}",
-                std::any::type_name::<T>().rsplit("::").next().unwrap_or_default()
+                std::any::type_name::<T>()
+                    .rsplit("::")
+                    .next()
+                    .unwrap_or_default()
             ))
         })
 }

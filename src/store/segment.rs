@@ -176,12 +176,14 @@ pub fn read_batches(
             })
         }))
     });
-    Ok(readers.flat_map(|reader: Result<_>| -> Box<dyn Iterator<Item = Result<RecordBatch>>> {
-        match reader {
-            Ok(batches) => Box::new(batches),
-            Err(e) => Box::new(std::iter::once(Err(e))),
-        }
-    }))
+    Ok(readers.flat_map(
+        |reader: Result<_>| -> Box<dyn Iterator<Item = Result<RecordBatch>>> {
+            match reader {
+                Ok(batches) => Box::new(batches),
+                Err(e) => Box::new(std::iter::once(Err(e))),
+            }
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -210,7 +212,10 @@ mod tests {
         let staged = writer.finish().unwrap();
         assert!(!dir.exists());
         assert_eq!(staged.commit().unwrap(), 1);
-        let rows: usize = read_batches(&dir, 10).unwrap().map(|b| b.unwrap().num_rows()).sum();
+        let rows: usize = read_batches(&dir, 10)
+            .unwrap()
+            .map(|b| b.unwrap().num_rows())
+            .sum();
         assert_eq!(rows, 1);
     }
 
@@ -218,7 +223,11 @@ mod tests {
     fn a_corrupt_file_is_an_error_naming_it() {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::write(tmp.path().join("part-0.parquet"), b"not parquet").unwrap();
-        let err = read_batches(tmp.path(), 10).unwrap().next().unwrap().unwrap_err();
+        let err = read_batches(tmp.path(), 10)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap_err();
         assert!(err.to_string().contains("part-0.parquet"), "{err}");
     }
 }

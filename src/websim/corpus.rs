@@ -24,15 +24,87 @@ pub struct SimLang {
 }
 
 pub static LANGS: &[SimLang] = &[
-    SimLang { code: "jpn", tag: "ja", cctlds: &["jp", "co.jp"], legacy: &[encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP], weight: 24, unspaced: true, text: include_str!("corpus/jpn.txt") },
-    SimLang { code: "eng", tag: "en", cctlds: &["uk"], legacy: &[], weight: 24, unspaced: false, text: include_str!("corpus/eng.txt") },
-    SimLang { code: "kor", tag: "ko", cctlds: &["kr", "co.kr"], legacy: &[encoding_rs::EUC_KR], weight: 8, unspaced: false, text: include_str!("corpus/kor.txt") },
-    SimLang { code: "tha", tag: "th", cctlds: &["th", "co.th"], legacy: &[encoding_rs::WINDOWS_874], weight: 8, unspaced: true, text: include_str!("corpus/tha.txt") },
-    SimLang { code: "cmn", tag: "zh", cctlds: &["cn", "com.cn"], legacy: &[encoding_rs::GBK], weight: 10, unspaced: true, text: include_str!("corpus/cmn.txt") },
-    SimLang { code: "deu", tag: "de", cctlds: &["de"], legacy: &[encoding_rs::WINDOWS_1252], weight: 6, unspaced: false, text: include_str!("corpus/deu.txt") },
-    SimLang { code: "fra", tag: "fr", cctlds: &["fr"], legacy: &[encoding_rs::WINDOWS_1252], weight: 6, unspaced: false, text: include_str!("corpus/fra.txt") },
-    SimLang { code: "rus", tag: "ru", cctlds: &["ru"], legacy: &[encoding_rs::WINDOWS_1251], weight: 7, unspaced: false, text: include_str!("corpus/rus.txt") },
-    SimLang { code: "hin", tag: "hi", cctlds: &["in"], legacy: &[], weight: 7, unspaced: false, text: include_str!("corpus/hin.txt") },
+    SimLang {
+        code: "jpn",
+        tag: "ja",
+        cctlds: &["jp", "co.jp"],
+        legacy: &[encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP],
+        weight: 24,
+        unspaced: true,
+        text: include_str!("corpus/jpn.txt"),
+    },
+    SimLang {
+        code: "eng",
+        tag: "en",
+        cctlds: &["uk"],
+        legacy: &[],
+        weight: 24,
+        unspaced: false,
+        text: include_str!("corpus/eng.txt"),
+    },
+    SimLang {
+        code: "kor",
+        tag: "ko",
+        cctlds: &["kr", "co.kr"],
+        legacy: &[encoding_rs::EUC_KR],
+        weight: 8,
+        unspaced: false,
+        text: include_str!("corpus/kor.txt"),
+    },
+    SimLang {
+        code: "tha",
+        tag: "th",
+        cctlds: &["th", "co.th"],
+        legacy: &[encoding_rs::WINDOWS_874],
+        weight: 8,
+        unspaced: true,
+        text: include_str!("corpus/tha.txt"),
+    },
+    SimLang {
+        code: "cmn",
+        tag: "zh",
+        cctlds: &["cn", "com.cn"],
+        legacy: &[encoding_rs::GBK],
+        weight: 10,
+        unspaced: true,
+        text: include_str!("corpus/cmn.txt"),
+    },
+    SimLang {
+        code: "deu",
+        tag: "de",
+        cctlds: &["de"],
+        legacy: &[encoding_rs::WINDOWS_1252],
+        weight: 6,
+        unspaced: false,
+        text: include_str!("corpus/deu.txt"),
+    },
+    SimLang {
+        code: "fra",
+        tag: "fr",
+        cctlds: &["fr"],
+        legacy: &[encoding_rs::WINDOWS_1252],
+        weight: 6,
+        unspaced: false,
+        text: include_str!("corpus/fra.txt"),
+    },
+    SimLang {
+        code: "rus",
+        tag: "ru",
+        cctlds: &["ru"],
+        legacy: &[encoding_rs::WINDOWS_1251],
+        weight: 7,
+        unspaced: false,
+        text: include_str!("corpus/rus.txt"),
+    },
+    SimLang {
+        code: "hin",
+        tag: "hi",
+        cctlds: &["in"],
+        legacy: &[],
+        weight: 7,
+        unspaced: false,
+        text: include_str!("corpus/hin.txt"),
+    },
 ];
 
 /// Generic TLDs, shared by all languages.
@@ -59,9 +131,17 @@ pub fn sentences(lang: usize) -> &'static [&'static str] {
 /// The first words (or characters, for unspaced scripts) of `sentence`.
 pub fn snippet(lang: usize, sentence: &str, size: usize) -> String {
     if LANGS[lang].unspaced {
-        sentence.chars().filter(|c| !c.is_whitespace()).take(size * 2).collect()
+        sentence
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .take(size * 2)
+            .collect()
     } else {
-        sentence.split_whitespace().take(size).collect::<Vec<_>>().join(" ")
+        sentence
+            .split_whitespace()
+            .take(size)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 

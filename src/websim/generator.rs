@@ -19,7 +19,11 @@ pub struct WebSpec {
 
 impl Default for WebSpec {
     fn default() -> Self {
-        WebSpec { seed: 1, hosts: 300, pages: 6000 }
+        WebSpec {
+            seed: 1,
+            hosts: 300,
+            pages: 6000,
+        }
     }
 }
 
@@ -128,7 +132,11 @@ impl Web {
                 by_lang[second].push(i);
             }
         }
-        Web { spec, hosts, by_lang }
+        Web {
+            spec,
+            hosts,
+            by_lang,
+        }
     }
 
     pub fn host(&self, name: &str) -> Option<(usize, &Host)> {
@@ -139,7 +147,10 @@ impl Web {
             .next()
             .map(|label| label.trim_start_matches(|c: char| c.is_ascii_alphabetic()))
             .and_then(|digits| digits.parse::<usize>().ok())?;
-        self.hosts.get(index).filter(|h| h.name == name).map(|h| (index, h))
+        self.hosts
+            .get(index)
+            .filter(|h| h.name == name)
+            .map(|h| (index, h))
     }
 
     /// The front pages of hosts in language `code`: good seeds.
@@ -149,7 +160,9 @@ impl Web {
         };
         self.by_lang[lang]
             .iter()
-            .filter(|&&h| self.hosts[h].lang == lang && self.hosts[h].robots != RobotsKind::Unavailable)
+            .filter(|&&h| {
+                self.hosts[h].lang == lang && self.hosts[h].robots != RobotsKind::Unavailable
+            })
             .take(n)
             .map(|&h| format!("http://{}/", self.hosts[h].name))
             .collect()
@@ -238,7 +251,14 @@ impl Web {
         if let Some(n) = number("/cal/").filter(|_| host.trap) {
             return Route::Trap(n);
         }
-        let j = if path == "/" { Some(0) } else { path.rsplit('/').next().and_then(|f| f.strip_suffix(".html")).and_then(|n| n.parse().ok()) };
+        let j = if path == "/" {
+            Some(0)
+        } else {
+            path.rsplit('/')
+                .next()
+                .and_then(|f| f.strip_suffix(".html"))
+                .and_then(|n| n.parse().ok())
+        };
         match j {
             Some(j) if j < host.pages && self.page_path(h, j) == path => Route::Page(j),
             _ => Route::NotFound,
@@ -247,7 +267,9 @@ impl Web {
 
     fn robots(&self, host: &Host) -> SimResponse {
         match host.robots {
-            RobotsKind::DisallowPrivate => text_response(200, "User-agent: *\nDisallow: /private/\n"),
+            RobotsKind::DisallowPrivate => {
+                text_response(200, "User-agent: *\nDisallow: /private/\n")
+            }
             RobotsKind::AllowAll => text_response(200, "User-agent: *\nDisallow:\n"),
             RobotsKind::Missing => text_response(404, "not found"),
             RobotsKind::Unavailable => text_response(503, "unavailable"),
@@ -265,7 +287,10 @@ impl Web {
         let mut rng = Rng::new(&[self.spec.seed, h as u64, n as u64, 2]);
         let lang = self.hosts[h].lang;
         let links: Vec<SimLink> = (1..=2)
-            .map(|step| SimLink { href: format!("/cal/{}.html", n + step), anchor: format!("{}", n + step) })
+            .map(|step| SimLink {
+                href: format!("/cal/{}.html", n + step),
+                anchor: format!("{}", n + step),
+            })
             .collect();
         self.render(h, lang, &mut rng, &links)
     }
@@ -285,13 +310,22 @@ impl Web {
         }
         if rng.chance(0.15) {
             let k = rng.below(host.pages as usize) as u32;
-            links.push(SimLink { href: format!("/old/{k}"), anchor: self.anchor(lang, rng) });
+            links.push(SimLink {
+                href: format!("/old/{k}"),
+                anchor: self.anchor(lang, rng),
+            });
         }
         if rng.chance(0.05) {
-            links.push(SimLink { href: format!("/missing/{}.html", rng.below(1000)), anchor: self.anchor(lang, rng) });
+            links.push(SimLink {
+                href: format!("/missing/{}.html", rng.below(1000)),
+                anchor: self.anchor(lang, rng),
+            });
         }
         if host.trap && rng.chance(0.3) {
-            links.push(SimLink { href: format!("/cal/{}.html", rng.below(100)), anchor: "calendar".into() });
+            links.push(SimLink {
+                href: format!("/cal/{}.html", rng.below(100)),
+                anchor: "calendar".into(),
+            });
         }
         links
     }
@@ -312,7 +346,11 @@ impl Web {
     fn link_to(&self, dh: usize, dj: u32, src_lang: usize, rng: &mut Rng) -> SimLink {
         let dst_lang = self.page_lang_index(dh, dj);
         // Some cross-language links carry an anchor in the source's language.
-        let anchor_lang = if dst_lang != src_lang && rng.chance(0.3) { src_lang } else { dst_lang };
+        let anchor_lang = if dst_lang != src_lang && rng.chance(0.3) {
+            src_lang
+        } else {
+            dst_lang
+        };
         SimLink {
             href: format!("http://{}{}", self.hosts[dh].name, self.page_path(dh, dj)),
             anchor: self.anchor(anchor_lang, rng),
@@ -328,11 +366,21 @@ impl Web {
         let host = &self.hosts[h];
         let sentences = corpus::sentences(lang);
         let start = rng.below(sentences.len());
-        let paragraphs: Vec<&str> = (0..2 + rng.below(5)).map(|k| sentences[(start + k) % sentences.len()]).collect();
+        let paragraphs: Vec<&str> = (0..2 + rng.below(5))
+            .map(|k| sentences[(start + k) % sentences.len()])
+            .collect();
         let title = corpus::snippet(lang, paragraphs[0], 4);
-        let encoding = if lang == host.lang { host.encoding } else { UTF_8 };
+        let encoding = if lang == host.lang {
+            host.encoding
+        } else {
+            UTF_8
+        };
         // Thai sites name windows-874 by its older standard's name.
-        let label = if encoding == encoding_rs::WINDOWS_874 { "TIS-620" } else { encoding.name() };
+        let label = if encoding == encoding_rs::WINDOWS_874 {
+            "TIS-620"
+        } else {
+            encoding.name()
+        };
         let mut html = String::with_capacity(8192);
         html.push_str("<!DOCTYPE html>\n");
         if host.html_lang {
@@ -346,13 +394,21 @@ impl Web {
             Declared::WrongMeta if encoding != UTF_8 => html.push_str("<meta charset=\"utf-8\">"),
             _ => {}
         }
-        html.push_str(&format!("<title>{}</title></head>\n<body><h1>{}</h1>\n", escape(&title), escape(&title)));
+        html.push_str(&format!(
+            "<title>{}</title></head>\n<body><h1>{}</h1>\n",
+            escape(&title),
+            escape(&title)
+        ));
         let per_paragraph = links.len().div_ceil(paragraphs.len());
         for (k, paragraph) in paragraphs.iter().enumerate() {
             html.push_str("<p>");
             html.push_str(&escape(paragraph));
             for link in links.iter().skip(k * per_paragraph).take(per_paragraph) {
-                html.push_str(&format!(" <a href=\"{}\">{}</a>", link.href, escape(&link.anchor)));
+                html.push_str(&format!(
+                    " <a href=\"{}\">{}</a>",
+                    link.href,
+                    escape(&link.anchor)
+                ));
             }
             html.push_str("</p>\n");
         }
@@ -362,7 +418,12 @@ impl Web {
             Declared::Header => format!("text/html; charset={label}"),
             _ => "text/html".into(),
         };
-        SimResponse { status: 200, content_type: Some(content_type), location: None, body: bytes.into_owned() }
+        SimResponse {
+            status: 200,
+            content_type: Some(content_type),
+            location: None,
+            body: bytes.into_owned(),
+        }
     }
 }
 
@@ -389,28 +450,48 @@ fn text_response(status: u16, body: &str) -> SimResponse {
 }
 
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 fn make_host(spec: WebSpec, i: usize) -> Host {
     let mut rng = Rng::new(&[spec.seed, i as u64, 0]);
     let lang = pick_lang(&mut rng);
     let profile = &LANGS[lang];
-    let on_cctld = !profile.cctlds.is_empty() && rng.chance(if profile.code == "eng" { 0.15 } else { 0.75 });
-    let tld = if on_cctld { *rng.pick(profile.cctlds) } else { *rng.pick(GENERIC_TLDS) };
+    let on_cctld =
+        !profile.cctlds.is_empty() && rng.chance(if profile.code == "eng" { 0.15 } else { 0.75 });
+    let tld = if on_cctld {
+        *rng.pick(profile.cctlds)
+    } else {
+        *rng.pick(GENERIC_TLDS)
+    };
     let www = if rng.chance(0.5) { "www." } else { "" };
     // The host index is in the first label, so lookups need no table.
     let name = format!("{www}{}{i}.{tld}", NAMES[rng.below(NAMES.len())]);
     let mean = (spec.pages / spec.hosts.max(1)).max(1);
-    let second = (!on_cctld && rng.chance(0.25)).then(|| pick_lang(&mut rng)).filter(|&s| s != lang);
-    let encoding = if !profile.legacy.is_empty() && rng.chance(0.4) { *rng.pick(profile.legacy) } else { UTF_8 };
+    let second = (!on_cctld && rng.chance(0.25))
+        .then(|| pick_lang(&mut rng))
+        .filter(|&s| s != lang);
+    let encoding = if !profile.legacy.is_empty() && rng.chance(0.4) {
+        *rng.pick(profile.legacy)
+    } else {
+        UTF_8
+    };
     Host {
         name,
         lang,
         second,
         pages: (1 + rng.below(2 * mean)) as u32,
         encoding,
-        declared: *rng.pick(&[Declared::Header, Declared::Header, Declared::Meta, Declared::Meta, Declared::Undeclared, Declared::WrongMeta]),
+        declared: *rng.pick(&[
+            Declared::Header,
+            Declared::Header,
+            Declared::Meta,
+            Declared::Meta,
+            Declared::Undeclared,
+            Declared::WrongMeta,
+        ]),
         robots: match rng.below(100) {
             0..=39 => RobotsKind::DisallowPrivate,
             40..=84 => RobotsKind::AllowAll,
@@ -445,7 +526,12 @@ mod tests {
         let again = Web::generate(WebSpec::default());
         assert_eq!(web.hosts[17].name, again.hosts[17].name);
         for (i, host) in web.hosts.iter().enumerate() {
-            assert_eq!(web.host(&host.name).map(|(h, _)| h), Some(i), "{}", host.name);
+            assert_eq!(
+                web.host(&host.name).map(|(h, _)| h),
+                Some(i),
+                "{}",
+                host.name
+            );
         }
         let host = &web.hosts[3].name;
         assert_eq!(web.respond(host, "/").body, again.respond(host, "/").body);
@@ -454,14 +540,26 @@ mod tests {
     #[test]
     fn routes_answer_as_documented() {
         let web = Web::generate(WebSpec::default());
-        let (h, host) = web.hosts.iter().enumerate().find(|(_, h)| h.pages > 10 && h.robots == RobotsKind::DisallowPrivate).unwrap();
+        let (h, host) = web
+            .hosts
+            .iter()
+            .enumerate()
+            .find(|(_, h)| h.pages > 10 && h.robots == RobotsKind::DisallowPrivate)
+            .unwrap();
         assert_eq!(web.respond(&host.name, "/").status, 200);
-        assert_eq!(web.respond(&host.name, "/private/7.html").status, if host.flaky && 7 % 13 == 5 { 500 } else { 200 });
+        // Page 7 is behind robots.txt, but the server itself answers it.
+        assert_eq!(web.respond(&host.name, "/private/7.html").status, 200);
         let redirect = web.respond(&host.name, "/old/2");
-        assert_eq!((redirect.status, redirect.location.as_deref()), (301, Some(web.page_path(h, 2).as_str())));
+        assert_eq!(
+            (redirect.status, redirect.location.as_deref()),
+            (301, Some(web.page_path(h, 2).as_str()))
+        );
         assert_eq!(web.respond(&host.name, "/nothing.html").status, 404);
         assert_eq!(web.respond("unknown.example", "/").status, 502);
-        assert!(String::from_utf8_lossy(&web.respond(&host.name, "/robots.txt").body).contains("Disallow: /private/"));
+        assert!(
+            String::from_utf8_lossy(&web.respond(&host.name, "/robots.txt").body)
+                .contains("Disallow: /private/")
+        );
     }
 
     #[test]

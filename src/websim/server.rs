@@ -56,8 +56,8 @@ pub fn bind(addr: SocketAddr) -> Result<std::net::TcpListener> {
             "--listen {addr}: the synthetic web only listens on loopback (127.0.0.1)"
         )));
     }
-    let listener =
-        std::net::TcpListener::bind(addr).map_err(|e| Error::Usage(format!("--listen {addr}: {e}")))?;
+    let listener = std::net::TcpListener::bind(addr)
+        .map_err(|e| Error::Usage(format!("--listen {addr}: {e}")))?;
     listener
         .set_nonblocking(true)
         .map_err(|e| Error::Usage(format!("--listen {addr}: {e}")))?;
@@ -86,7 +86,11 @@ fn answer<B>(web: &Web, request: &Request<B>, log: Option<&RequestLog>) -> Respo
                 .headers()
                 .get(hyper::header::HOST)
                 .and_then(|h| h.to_str().ok())
-                .map(|h| h.rsplit_once(':').map_or(h, |(name, _port)| name).to_string())
+                .map(|h| {
+                    h.rsplit_once(':')
+                        .map_or(h, |(name, _port)| name)
+                        .to_string()
+                })
         })
         .unwrap_or_default();
     if let Some(log) = log {
@@ -127,7 +131,10 @@ impl Websim {
 
     /// The URLs requested so far, in the order they were served.
     pub fn requested(&self) -> Vec<String> {
-        self.requests.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.requests
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 }
 

@@ -9,9 +9,16 @@ use crate::util::{langcrawl, stderr, Crawl};
 fn assert_one_line_error(out: &std::process::Output, needle: &str) {
     assert!(!out.status.success(), "expected failure: {out:?}");
     let err = stderr(out);
-    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("langcrawl:")).collect();
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("langcrawl:"))
+        .collect();
     assert_eq!(lines.len(), 1, "one error line expected:\n{err}");
-    assert!(lines[0].contains(needle), "{:?} should mention {needle:?}", lines[0]);
+    assert!(
+        lines[0].contains(needle),
+        "{:?} should mention {needle:?}",
+        lines[0]
+    );
     assert!(!err.contains("panicked"), "{err}");
 }
 
@@ -39,12 +46,21 @@ fn a_seeds_file_with_junk_lines() {
     let out = crawl.run(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
     assert!(!out.status.success(), "junk lines make a non-zero exit");
     let err = stderr(&out);
-    assert!(err.contains("seeds.txt:5:") && err.contains("seeds.txt:6:"), "line numbers named:\n{err}");
-    assert!(!err.contains("seeds.txt:3:") && !err.contains("seeds.txt:7:"), "{err}");
+    assert!(
+        err.contains("seeds.txt:5:") && err.contains("seeds.txt:6:"),
+        "line numbers named:\n{err}"
+    );
+    assert!(
+        !err.contains("seeds.txt:3:") && !err.contains("seeds.txt:7:"),
+        "{err}"
+    );
     let urls = crawl.rows("SELECT url FROM crawldb ORDER BY url");
     assert_eq!(
         urls,
-        vec![vec!["http://www.example.jp/a".to_string()], vec!["http://xn--r8jz45g.jp/".to_string()]],
+        vec![
+            vec!["http://www.example.jp/a".to_string()],
+            vec!["http://xn--r8jz45g.jp/".to_string()]
+        ],
         "the good lines are normalized, de-duplicated and injected"
     );
 }
@@ -64,7 +80,14 @@ fn an_unknown_language() {
 fn a_directory_that_is_not_a_crawl() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("notes.txt"), "mine").unwrap();
-    for command in [&["generate"][..], &["fetch"], &["parse"], &["updatedb"], &["report"], &["sql", "SELECT 1"]] {
+    for command in [
+        &["generate"][..],
+        &["fetch"],
+        &["parse"],
+        &["updatedb"],
+        &["report"],
+        &["sql", "SELECT 1"],
+    ] {
         let mut args: Vec<&str> = command.to_vec();
         args.extend(["--crawl", tmp.path().to_str().unwrap()]);
         let out = langcrawl(&args);
@@ -112,13 +135,30 @@ fn a_server_that_never_answers() {
     let dir = crawl.dir();
     let started = Instant::now();
     let out = langcrawl(&[
-        "fetch", "--crawl", dir.to_str().unwrap(), "--proxy", &proxy, "--delay-ms", "0",
-        "--connect-timeout", "1", "--timeout", "2",
+        "fetch",
+        "--crawl",
+        dir.to_str().unwrap(),
+        "--proxy",
+        &proxy,
+        "--delay-ms",
+        "0",
+        "--connect-timeout",
+        "1",
+        "--timeout",
+        "2",
     ]);
     let took = started.elapsed();
-    assert!(took < Duration::from_secs(20), "fetch ended within its timeouts: {took:?}");
+    assert!(
+        took < Duration::from_secs(20),
+        "fetch ended within its timeouts: {took:?}"
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(crawl.number("SELECT count(*) FROM fetch WHERE status = 'error' AND error LIKE '%robots.txt%'"), 8);
+    assert_eq!(
+        crawl.number(
+            "SELECT count(*) FROM fetch WHERE status = 'error' AND error LIKE '%robots.txt%'"
+        ),
+        8
+    );
     crawl.ok(&["parse"]);
     crawl.ok(&["updatedb"]);
     assert_eq!(

@@ -14,24 +14,47 @@ fn each_phase_on_its_own() {
     let seeds = crawl.japanese_seeds();
     let out = crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
     assert!(out.contains("8 seed URLs, 8 new"), "{out}");
-    assert_eq!(crawl.number("SELECT count(*) FROM crawldb WHERE status = 'unfetched' AND depth = 0"), 8);
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM crawldb WHERE status = 'unfetched' AND depth = 0"),
+        8
+    );
 
     crawl.ok(&["generate"]);
-    assert_eq!(crawl.number("SELECT count(*) FROM fetchlist WHERE round = 1"), 8);
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM fetchlist WHERE round = 1"),
+        8
+    );
     let again = crawl.run(&["generate"]);
     assert!(!again.status.success());
-    assert!(stderr(&again).contains("run `langcrawl fetch` first"), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("run `langcrawl fetch` first"),
+        "{}",
+        stderr(&again)
+    );
 
     crawl.ok(&["fetch"]);
     assert_eq!(crawl.number("SELECT count(*) FROM fetch"), 8);
-    assert_eq!(crawl.number("SELECT count(*) FROM fetch WHERE status = 'fetched' AND http_status = 200"), 8);
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM fetch WHERE status = 'fetched' AND http_status = 200"),
+        8
+    );
     let again = crawl.run(&["fetch"]);
-    assert!(!again.status.success(), "a second fetch of the same round is refused");
-    assert!(stderr(&again).contains("already has a fetch segment"), "{}", stderr(&again));
+    assert!(
+        !again.status.success(),
+        "a second fetch of the same round is refused"
+    );
+    assert!(
+        stderr(&again).contains("already has a fetch segment"),
+        "{}",
+        stderr(&again)
+    );
 
     crawl.ok(&["parse"]);
     assert_eq!(crawl.number("SELECT count(*) FROM parse WHERE parsed"), 8);
-    assert_eq!(crawl.number("SELECT count(*) FROM parse WHERE lang = 'jpn'"), 6);
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM parse WHERE lang = 'jpn'"),
+        6
+    );
     let links = crawl.number("SELECT count(*) FROM links");
     assert!(links > 8, "front pages link out: {links}");
     assert_eq!(
@@ -42,8 +65,14 @@ fn each_phase_on_its_own() {
 
     crawl.ok(&["updatedb", "--strategy", "bfs"]);
     assert_eq!(crawl.number("SELECT count(*) FROM decisions"), links);
-    assert_eq!(crawl.number("SELECT count(*) FROM crawldb WHERE status = 'fetched' AND fetched_round = 1"), 8);
-    assert_eq!(crawl.number("SELECT count(*) FROM crawldb WHERE status = 'fetched' AND relevant"), 6);
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM crawldb WHERE status = 'fetched' AND fetched_round = 1"),
+        8
+    );
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM crawldb WHERE status = 'fetched' AND relevant"),
+        6
+    );
     let new = crawl.number("SELECT count(*) FROM crawldb WHERE status = 'unfetched'");
     assert_eq!(
         new,
@@ -59,25 +88,43 @@ fn each_phase_on_its_own() {
     );
     let again = crawl.run(&["updatedb"]);
     assert!(!again.status.success());
-    assert!(stderr(&again).contains("already in the crawldb"), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("already in the crawldb"),
+        "{}",
+        stderr(&again)
+    );
 }
 
 #[test]
 fn three_round_crawl() {
     let crawl = Crawl::new();
     let seeds = crawl.japanese_seeds();
-    crawl.ok(&["crawl", "--seeds", seeds.to_str().unwrap(), "--lang", "ja", "--rounds", "3"]);
+    crawl.ok(&[
+        "crawl",
+        "--seeds",
+        seeds.to_str().unwrap(),
+        "--lang",
+        "ja",
+        "--rounds",
+        "3",
+    ]);
     let web = &crawl.web.web;
 
     // Statuses agree with what the web serves.
     let rows = crawl.rows("SELECT url, status, coalesce(http_status, 0), coalesce(lang, '') FROM crawldb WHERE status <> 'unfetched'");
-    assert!(rows.len() > 200, "3 rounds fetch a few hundred pages: {}", rows.len());
+    assert!(
+        rows.len() > 200,
+        "3 rounds fetch a few hundred pages: {}",
+        rows.len()
+    );
     let mut agree = 0;
     for row in &rows {
         let (url, status, http, lang) = (&row[0], row[1].as_str(), row[2].as_str(), &row[3]);
         match status {
             "fetched" => {
-                let truth = web.truth(url).unwrap_or_else(|| panic!("{url} fetched but the web has no page there"));
+                let truth = web
+                    .truth(url)
+                    .unwrap_or_else(|| panic!("{url} fetched but the web has no page there"));
                 assert_eq!(http, "200", "{url}");
                 agree += usize::from(truth == lang);
             }
@@ -85,22 +132,40 @@ fn three_round_crawl() {
             "gone" => assert_eq!(http, "404", "{row:?}"),
             "error" => {
                 // A 500 page, or a host whose robots.txt answers 5xx (not fetched now).
-                let host = url::Url::parse(url).unwrap().host_str().unwrap().to_string();
+                let host = url::Url::parse(url)
+                    .unwrap()
+                    .host_str()
+                    .unwrap()
+                    .to_string();
                 let robots = web.host(&host).unwrap().1.robots;
-                assert!(http == "500" || robots == RobotsKind::Unavailable, "{row:?}");
+                assert!(
+                    http == "500" || robots == RobotsKind::Unavailable,
+                    "{row:?}"
+                );
             }
             "robots_denied" => assert!(url.contains("/private/"), "{row:?}"),
             other => panic!("unexpected status {other} in {row:?}"),
         }
     }
     let fetched = rows.iter().filter(|r| r[1] == "fetched").count();
-    assert!(agree * 100 >= fetched * 97, "page language right for {agree} of {fetched}");
+    assert!(
+        agree * 100 >= fetched * 97,
+        "page language right for {agree} of {fetched}"
+    );
 
     // robots.txt Disallow: /private/ is obeyed; the server never saw such a request.
     let denied = crawl.number("SELECT count(*) FROM crawldb WHERE status = 'robots_denied'");
     assert!(denied > 0, "the crawl met disallowed URLs");
-    let private: Vec<String> = crawl.web.requested().into_iter().filter(|u| u.contains("/private/")).collect();
-    assert!(private.is_empty(), "disallowed URLs were requested: {private:?}");
+    let private: Vec<String> = crawl
+        .web
+        .requested()
+        .into_iter()
+        .filter(|u| u.contains("/private/"))
+        .collect();
+    assert!(
+        private.is_empty(),
+        "disallowed URLs were requested: {private:?}"
+    );
 
     // A redirect's target becomes a new URL, found from the redirecting one.
     let redirects = crawl.rows("SELECT url, redirect_to FROM fetch WHERE status = 'redirect'");
@@ -112,7 +177,10 @@ fn three_round_crawl() {
         let decided = crawl.number(&format!(
             "SELECT count(*) FROM decisions WHERE src_url = '{from}' AND url = '{to}'"
         ));
-        assert_eq!(decided, 1, "the redirect {from} -> {to} was decided as a link");
+        assert_eq!(
+            decided, 1,
+            "the redirect {from} -> {to} was decided as a link"
+        );
     }
     // Each round fetched its own fetch list, and nothing twice but failures (retried).
     assert_eq!(
@@ -122,14 +190,25 @@ fn three_round_crawl() {
         0
     );
     assert_eq!(crawl.number("SELECT count(DISTINCT round) FROM fetch"), 3);
-    assert_eq!(crawl.number("SELECT count(*) FROM fetch"), crawl.number("SELECT count(*) FROM fetchlist"));
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM fetch"),
+        crawl.number("SELECT count(*) FROM fetchlist")
+    );
 }
 
 #[test]
 fn language_report_equals_an_independent_count() {
     let crawl = Crawl::new();
     let seeds = crawl.japanese_seeds();
-    crawl.ok(&["crawl", "--seeds", seeds.to_str().unwrap(), "--lang", "ja", "--rounds", "2"]);
+    crawl.ok(&[
+        "crawl",
+        "--seeds",
+        seeds.to_str().unwrap(),
+        "--lang",
+        "ja",
+        "--rounds",
+        "2",
+    ]);
 
     // Count fetched pages per language straight from the crawldb's Parquet
     // files with the parquet crate's reader, not DataFusion.
@@ -141,11 +220,23 @@ fn language_report_equals_an_independent_count() {
             .unwrap();
         for batch in reader {
             let batch = batch.unwrap();
-            let status = batch.column_by_name("status").unwrap().as_string::<i32>().clone();
-            let lang = batch.column_by_name("lang").unwrap().as_string::<i32>().clone();
+            let status = batch
+                .column_by_name("status")
+                .unwrap()
+                .as_string::<i32>()
+                .clone();
+            let lang = batch
+                .column_by_name("lang")
+                .unwrap()
+                .as_string::<i32>()
+                .clone();
             for i in 0..batch.num_rows() {
                 if status.value(i) == "fetched" {
-                    let lang = if lang.is_null(i) { "und" } else { lang.value(i) };
+                    let lang = if lang.is_null(i) {
+                        "und"
+                    } else {
+                        lang.value(i)
+                    };
                     *expected.entry(lang.to_string()).or_default() += 1;
                 }
             }
@@ -158,16 +249,30 @@ fn language_report_equals_an_independent_count() {
     let mut reported: BTreeMap<String, i64> = BTreeMap::new();
     let mut first = None;
     let languages = report.split("Harvest rate").next().unwrap();
-    for line in languages.lines().filter(|l| l.starts_with('|') && !l.contains("lang")) {
+    for line in languages
+        .lines()
+        .filter(|l| l.starts_with('|') && !l.contains("lang"))
+    {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        let (lang, pages, percent) = (cells[1], cells[2].parse::<i64>().unwrap(), cells[3].parse::<f64>().unwrap());
+        let (lang, pages, percent) = (
+            cells[1],
+            cells[2].parse::<i64>().unwrap(),
+            cells[3].parse::<f64>().unwrap(),
+        );
         first.get_or_insert(lang.to_string());
         let share = 100.0 * pages as f64 / total as f64;
-        assert!((percent - share).abs() < 0.01, "{lang}: {percent} vs {share}");
+        assert!(
+            (percent - share).abs() < 0.01,
+            "{lang}: {percent} vs {share}"
+        );
         reported.insert(lang.to_string(), pages);
     }
     assert_eq!(reported, expected, "{report}");
-    assert_eq!(first.as_deref(), Some("jpn"), "the target language comes first:\n{report}");
+    assert_eq!(
+        first.as_deref(),
+        Some("jpn"),
+        "the target language comes first:\n{report}"
+    );
 }
 
 #[test]
@@ -175,7 +280,11 @@ fn legacy_charsets_decode() {
     let crawl = Crawl::new();
     let web = &crawl.web.web;
     let mut seeds = Vec::new();
-    for encoding in [encoding_rs::EUC_KR, encoding_rs::SHIFT_JIS, encoding_rs::WINDOWS_874] {
+    for encoding in [
+        encoding_rs::EUC_KR,
+        encoding_rs::SHIFT_JIS,
+        encoding_rs::WINDOWS_874,
+    ] {
         let hosts: Vec<String> = web
             .hosts
             .iter()
@@ -188,7 +297,15 @@ fn legacy_charsets_decode() {
         seeds.extend(hosts);
     }
     let seeds_file = crawl.seeds_file(&seeds);
-    crawl.ok(&["crawl", "--seeds", seeds_file.to_str().unwrap(), "--lang", "th", "--rounds", "1"]);
+    crawl.ok(&[
+        "crawl",
+        "--seeds",
+        seeds_file.to_str().unwrap(),
+        "--lang",
+        "th",
+        "--rounds",
+        "1",
+    ]);
 
     let rows = crawl.rows("SELECT url, charset, lang, title FROM parse ORDER BY url");
     assert_eq!(rows.len(), seeds.len());
@@ -196,14 +313,26 @@ fn legacy_charsets_decode() {
         let (url, charset, lang, title) = (&row[0], &row[1], &row[2], &row[3]);
         let truth = web.truth(url).unwrap();
         assert_eq!(lang, truth, "{row:?}");
-        assert!(!title.contains('\u{FFFD}'), "{url} decoded with replacement characters: {title}");
+        assert!(
+            !title.contains('\u{FFFD}'),
+            "{url} decoded with replacement characters: {title}"
+        );
         let script_ok = match truth {
-            "kor" => title.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)),
-            "jpn" => title.chars().any(|c| ('\u{3040}'..='\u{30FF}').contains(&c) || ('\u{4E00}'..='\u{9FFF}').contains(&c)),
-            "tha" => title.chars().any(|c| ('\u{0E00}'..='\u{0E7F}').contains(&c)),
+            "kor" => title
+                .chars()
+                .any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)),
+            "jpn" => title.chars().any(|c| {
+                ('\u{3040}'..='\u{30FF}').contains(&c) || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+            }),
+            "tha" => title
+                .chars()
+                .any(|c| ('\u{0E00}'..='\u{0E7F}').contains(&c)),
             _ => false,
         };
-        assert!(script_ok, "{url} ({charset}) title is not in the {truth} script: {title}");
+        assert!(
+            script_ok,
+            "{url} ({charset}) title is not in the {truth} script: {title}"
+        );
         let expected = match truth {
             "kor" => "EUC-KR",
             "jpn" => "Shift_JIS",
@@ -226,7 +355,15 @@ fn a_redirect_target_becomes_a_new_url() {
     let old = format!("http://{}/old/3", host.name);
     let target = format!("http://{}{}", host.name, web.page_path(h, 3));
     let seeds = crawl.seeds_file(std::slice::from_ref(&old));
-    crawl.ok(&["crawl", "--seeds", seeds.to_str().unwrap(), "--lang", "ja", "--rounds", "1"]);
+    crawl.ok(&[
+        "crawl",
+        "--seeds",
+        seeds.to_str().unwrap(),
+        "--lang",
+        "ja",
+        "--rounds",
+        "1",
+    ]);
     assert_eq!(
         crawl.rows("SELECT status, http_status, redirect_to FROM crawldb WHERE fetched_round = 1"),
         vec![vec!["redirect".to_string(), "301".into(), target.clone()]]
@@ -238,7 +375,9 @@ fn a_redirect_target_becomes_a_new_url() {
     );
     crawl.ok(&["crawl", "--rounds", "1"]);
     assert_eq!(
-        crawl.rows(&format!("SELECT status, fetched_round FROM crawldb WHERE url = '{target}'")),
+        crawl.rows(&format!(
+            "SELECT status, fetched_round FROM crawldb WHERE url = '{target}'"
+        )),
         vec![vec!["fetched".to_string(), "2".into()]]
     );
 }

@@ -10,7 +10,15 @@ use crate::util::{command, Crawl};
 fn crawl_at_round_three(fetch_list_only: bool) -> Crawl {
     let crawl = Crawl::new();
     let seeds = crawl.japanese_seeds();
-    crawl.ok(&["crawl", "--seeds", seeds.to_str().unwrap(), "--lang", "ja", "--rounds", "2"]);
+    crawl.ok(&[
+        "crawl",
+        "--seeds",
+        seeds.to_str().unwrap(),
+        "--lang",
+        "ja",
+        "--rounds",
+        "2",
+    ]);
     crawl.ok(&["generate"]);
     if !fetch_list_only {
         crawl.ok(&["fetch"]);
@@ -27,7 +35,11 @@ fn crawldb_rows(crawl: &Crawl) -> Vec<Vec<String>> {
 /// true if it was still running when killed.
 fn kill_after(crawl: &Crawl, dir: &Path, args: &[&str], after: Duration) -> bool {
     let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    all.extend(["--crawl".into(), dir.display().to_string(), "--quiet".into()]);
+    all.extend([
+        "--crawl".into(),
+        dir.display().to_string(),
+        "--quiet".into(),
+    ]);
     let mut child = command(&all).spawn().unwrap();
     std::thread::sleep(after);
     let running = child.try_wait().unwrap().is_none();
@@ -43,16 +55,33 @@ fn killing_fetch_midway_loses_nothing() {
     let before = crawldb_rows(&crawl);
     let urls = crawl.number("SELECT count(*) FROM fetchlist WHERE round = 3");
     assert!(urls > 100, "a long enough fetch list: {urls}");
-    let slow = ["fetch", "--proxy", &crawl.web.proxy_url(), "--delay-ms", "50", "--concurrency", "2"];
-    assert!(kill_after(&crawl, &crawl.dir(), &slow, Duration::from_millis(700)), "fetch was killed midway");
+    let slow = [
+        "fetch",
+        "--proxy",
+        &crawl.web.proxy_url(),
+        "--delay-ms",
+        "50",
+        "--concurrency",
+        "2",
+    ];
+    assert!(
+        kill_after(&crawl, &crawl.dir(), &slow, Duration::from_millis(700)),
+        "fetch was killed midway"
+    );
 
     assert_eq!(crawldb_rows(&crawl), before, "the crawldb is as it was");
     assert!(!crawl.dir().join("00003/fetch").exists(), "no half segment");
     crawl.ok(&["fetch"]);
-    assert_eq!(crawl.number("SELECT count(*) FROM fetch WHERE round = 3"), urls);
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM fetch WHERE round = 3"),
+        urls
+    );
     crawl.ok(&["parse"]);
     crawl.ok(&["updatedb"]);
-    assert_eq!(crawl.number("SELECT count(*) FROM crawldb WHERE fetched_round = 3"), urls);
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM crawldb WHERE fetched_round = 3"),
+        urls
+    );
 }
 
 #[test]
@@ -63,35 +92,68 @@ fn killing_updatedb_midway_loses_nothing() {
     // The same round merged without interruption, in a copy, is the reference.
     let reference = crawl.tmp.path().join("reference");
     copy_dir(&crawl.dir(), &reference);
-    let reference_out = command(&["updatedb", "--quiet", "--crawl", reference.to_str().unwrap()]).output().unwrap();
+    let reference_out = command(&[
+        "updatedb",
+        "--quiet",
+        "--crawl",
+        reference.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
     assert!(reference_out.status.success());
 
     let mut killed = 0;
     for after_ms in [30, 80, 150, 250, 400, 600] {
-        if !kill_after(&crawl, &crawl.dir(), &["updatedb"], Duration::from_millis(after_ms)) {
+        if !kill_after(
+            &crawl,
+            &crawl.dir(),
+            &["updatedb"],
+            Duration::from_millis(after_ms),
+        ) {
             break;
         }
         killed += 1;
         let now = crawldb_rows(&crawl);
-        assert_eq!(now, before, "after a kill at {after_ms} ms the crawldb is the previous one");
+        assert_eq!(
+            now, before,
+            "after a kill at {after_ms} ms the crawldb is the previous one"
+        );
     }
-    assert!(killed > 0, "updatedb was killed at least once before it finished");
-    let rerun = command(&["updatedb", "--quiet", "--crawl", crawl.dir().to_str().unwrap()]).output().unwrap();
-    let finished_by_itself = String::from_utf8_lossy(&rerun.stderr).contains("already in the crawldb");
+    assert!(
+        killed > 0,
+        "updatedb was killed at least once before it finished"
+    );
+    let rerun = command(&[
+        "updatedb",
+        "--quiet",
+        "--crawl",
+        crawl.dir().to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    let finished_by_itself =
+        String::from_utf8_lossy(&rerun.stderr).contains("already in the crawldb");
     assert!(rerun.status.success() || finished_by_itself, "{rerun:?}");
 
     let merged = crawldb_rows(&crawl);
     assert_ne!(merged, before);
     let expected = crate::util::langcrawl(&[
-        "sql", "SELECT url, status, depth FROM crawldb ORDER BY url", "--format", "csv",
-        "--crawl", reference.to_str().unwrap(),
+        "sql",
+        "SELECT url, status, depth FROM crawldb ORDER BY url",
+        "--format",
+        "csv",
+        "--crawl",
+        reference.to_str().unwrap(),
     ]);
     let expected: Vec<Vec<String>> = String::from_utf8_lossy(&expected.stdout)
         .lines()
         .skip(1)
         .map(crate::util::csv_fields)
         .collect();
-    assert_eq!(merged, expected, "re-running gives the same crawldb as an uninterrupted run");
+    assert_eq!(
+        merged, expected,
+        "re-running gives the same crawldb as an uninterrupted run"
+    );
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -53,7 +53,12 @@ impl Crawl {
         let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         all.extend(["--crawl".into(), self.dir().display().to_string()]);
         if matches!(args.first(), Some(&"fetch") | Some(&"crawl")) {
-            all.extend(["--proxy".into(), self.web.proxy_url(), "--delay-ms".into(), "0".into()]);
+            all.extend([
+                "--proxy".into(),
+                self.web.proxy_url(),
+                "--delay-ms".into(),
+                "0".into(),
+            ]);
         }
         langcrawl(&all)
     }
@@ -73,7 +78,9 @@ impl Crawl {
     pub fn number(&self, query: &str) -> i64 {
         let rows = self.rows(query);
         assert_eq!(rows.len(), 1, "{query}: {rows:?}");
-        rows[0][0].parse().unwrap_or_else(|_| panic!("{query}: not a number: {rows:?}"))
+        rows[0][0]
+            .parse()
+            .unwrap_or_else(|_| panic!("{query}: not a number: {rows:?}"))
     }
 }
 
@@ -85,7 +92,14 @@ pub fn langcrawl<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
 pub fn command<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_langcrawl"));
     command.args(args);
-    for var in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
+    for var in [
+        "http_proxy",
+        "HTTP_PROXY",
+        "https_proxy",
+        "HTTPS_PROXY",
+        "all_proxy",
+        "ALL_PROXY",
+    ] {
         command.env_remove(var);
     }
     command.env("NO_COLOR", "1");

@@ -1,0 +1,191 @@
+//! The pipeline benchmark run by `scripts/bench.sh`: fetch against the
+//! in-process synthetic web (concurrency 64, delay 0), parse of what was
+//! fetched, and an updatedb that adds 1,000,000 new links to the crawldb.
+//! Prints a table of figures; the figures, not a pass/fail, are the result.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use datafusion::arrow::array::{BooleanArray, RecordBatch, StringArray};
+use langcrawl::engine::Engine;
+use langcrawl::fetch::{client::ClientOptions, FetchOptions};
+use langcrawl::generate::GenerateOptions;
+use langcrawl::lang::TargetLang;
+use langcrawl::store::schema::LINKS;
+use langcrawl::store::{CrawlDir, Phase, SegmentWriter};
+use langcrawl::updatedb::UpdateOptions;
+use langcrawl::websim::generator::RobotsKind;
+use langcrawl::websim::{spawn_background, Web, WebSpec};
+
+/// Pages in the fetch list.
+const FETCH_PAGES: usize = 40_000;
+/// New links the updatedb step adds.
+const NEW_LINKS: usize = 1_000_000;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let tmp = tempfile::tempdir()?;
+    let root = tmp.path().join("crawl");
+    let web = Web::generate(WebSpec {
+        seed: 1,
+        hosts: 1_000,
+        pages: 60_000,
+    });
+    let urls = fetchable_urls(&web, FETCH_PAGES);
+    let websim = spawn_background(web, 0)?;
+    let engine = Engine::new(None);
+
+    let seeds = tmp.path().join("seeds.txt");
+    std::fs::write(&seeds, urls.join("\n"))?;
+    langcrawl::inject::run(
+        &engine,
+        &root,
+        &seeds,
+        Some(langcrawl::cli::new_config("ja")?),
+    )
+    .await?;
+    let crawl = CrawlDir::open(&root)?;
+    let everything = GenerateOptions {
+        top_n: u64::MAX >> 1,
+        max_per_host: u64::MAX >> 1,
+        max_retries: 3,
+    };
+    langcrawl::generate::run(&engine, &crawl, &everything).await?;
+
+    let started = Instant::now();
+    let fetched = langcrawl::fetch::run(&crawl, &fetch_options(&websim.proxy_url())).await?;
+    let fetch_secs = started.elapsed().as_secs_f64();
+
+    let started = Instant::now();
+    let parsed = langcrawl::parse::run(&crawl)?;
+    let parse_secs = started.elapsed().as_secs_f64();
+
+    replace_links(&crawl, NEW_LINKS)?;
+    let update = UpdateOptions {
+        strategy: langcrawl::strategy::find("bfs")?,
+        target_lang: TargetLang::parse("ja")?,
+        tolerance: 10,
+    };
+    let started = Instant::now();
+    let updated = langcrawl::updatedb::run(&engine, &crawl, &update).await?;
+    let update_secs = started.elapsed().as_secs_f64();
+
+    println!("| step | work | seconds | rate | aim |");
+    println!("|---|---|---:|---:|---|");
+    println!(
+        "| fetch (concurrency 64, delay 0) | {} pages, {} fetched | {fetch_secs:.2} | {:.0} pages/s | >= 2000 pages/s |",
+        fetched.urls,
+        fetched.fetched,
+        fetched.urls as f64 / fetch_secs
+    );
+    println!(
+        "| parse | {} pages, {} links | {parse_secs:.2} | {:.0} pages/s | >= 1000 pages/s |",
+        parsed.pages,
+        parsed.links,
+        parsed.pages as f64 / parse_secs
+    );
+    println!(
+        "| updatedb | {} links, {} new URLs, crawldb {} URLs | {update_secs:.2} | {:.0} links/s | - |",
+        updated.links,
+        updated.new_urls,
+        updated.crawldb_urls,
+        updated.links as f64 / update_secs
+    );
+    Ok(())
+}
+
+/// URLs of pages that answer (not behind robots.txt), host by host.
+fn fetchable_urls(web: &Web, limit: usize) -> Vec<String> {
+    let mut urls = Vec::with_capacity(limit);
+    for (h, host) in web.hosts.iter().enumerate() {
+        if host.robots == RobotsKind::Unavailable {
+            continue;
+        }
+        for j in 0..host.pages {
+            let path = web.page_path(h, j);
+            if !path.starts_with("/private/") {
+                urls.push(format!("http://{}{path}", host.name));
+            }
+        }
+    }
+    urls.truncate(limit);
+    urls
+}
+
+fn fetch_options(proxy: &str) -> FetchOptions {
+    FetchOptions {
+        client: ClientOptions {
+            user_agent: "langcrawl-bench/0".into(),
+            proxy: Some(proxy.to_string()),
+            connect_timeout: Duration::from_secs(10),
+            timeout: Duration::from_secs(30),
+            max_content_bytes: 1 << 20,
+        },
+        concurrency: 64,
+        delay: Duration::ZERO,
+        max_crawl_delay: Duration::ZERO,
+        quiet: true,
+    }
+}
+
+/// Replaces the round's links with `n` links to distinct new URLs, spread
+/// over the fetched pages as sources and 20,000 new hosts as destinations.
+fn replace_links(crawl: &CrawlDir, n: usize) -> anyhow::Result<()> {
+    let round = crawl.latest_round()?.expect("a round was generated");
+    let dir = crawl.segment(round, Phase::Links);
+    let sources: Vec<(String, String)> =
+        langcrawl::store::read_batches(&crawl.segment(round, Phase::Parse), 8192)?
+            .map(|batch| -> anyhow::Result<Vec<(String, String)>> {
+                let batch = batch?;
+                let url = batch
+                    .column_by_name("url")
+                    .unwrap()
+                    .as_any()
+                    .downcast_ref::<StringArray>()
+                    .unwrap();
+                let host = batch
+                    .column_by_name("host")
+                    .unwrap()
+                    .as_any()
+                    .downcast_ref::<StringArray>()
+                    .unwrap();
+                Ok(url
+                    .iter()
+                    .zip(host.iter())
+                    .map(|(u, h)| (u.unwrap().to_string(), h.unwrap().to_string()))
+                    .collect())
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?
+            .concat();
+    std::fs::remove_dir_all(&dir)?;
+    let mut writer = SegmentWriter::create(&dir, LINKS.clone())?;
+    for chunk in (0..n).collect::<Vec<_>>().chunks(65_536) {
+        writer.write(&links_batch(chunk, &sources)?)?;
+    }
+    writer.finish()?.commit()?;
+    Ok(())
+}
+
+fn links_batch(ids: &[usize], sources: &[(String, String)]) -> anyhow::Result<RecordBatch> {
+    let src = |i: usize| &sources[i % sources.len()];
+    let host = |i: usize| format!("www.bench{}.com", i % 20_000);
+    let strings = |f: &dyn Fn(usize) -> String| {
+        Arc::new(StringArray::from_iter_values(ids.iter().map(|&i| f(i))))
+    };
+    let columns: Vec<Arc<dyn datafusion::arrow::array::Array>> = vec![
+        strings(&|i| src(i).0.clone()),
+        strings(&|i| src(i).1.clone()),
+        strings(&|_| "jpn".into()),
+        strings(&|i| format!("http://{}/p/{i}.html", host(i))),
+        strings(&host),
+        strings(&|i| format!("bench{}.com", i % 20_000)),
+        strings(&|_| "com".into()),
+        strings(&|i| format!("{}/p/", host(i))),
+        strings(&|i| format!("page {i}")),
+        strings(&|_| "eng".into()),
+        strings(&|i| format!("context of link {i}")),
+        Arc::new(BooleanArray::from(vec![false; ids.len()])),
+        strings(&|_| "link".into()),
+    ];
+    Ok(RecordBatch::try_new(LINKS.clone(), columns)?)
+}
