@@ -179,6 +179,19 @@ impl Engine {
             .map_err(Error::sql(name))
     }
 
+    /// Registers each `(name, sql file)` as a view, in order, so a later
+    /// file may read an earlier view.
+    pub async fn register_query_views(
+        &self,
+        views: &[(&str, &str)],
+        params: &Params,
+    ) -> Result<()> {
+        for (name, file) in views {
+            self.register_view(name, self.query_file(file, params).await?)?;
+        }
+        Ok(())
+    }
+
     fn deregister(&self, name: &str) -> Result<()> {
         self.ctx
             .deregister_table(name)

@@ -44,11 +44,8 @@ pub async fn register_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) ->
             .await
             .map_err(Error::sql("crawldb"))?,
     )?;
-    engine.register_view(
-        "servers",
-        engine.query_file("server_stats.sql", &params).await?,
-    )?;
-    engine.register_view("dirs", engine.query_file("dir_stats.sql", &params).await?)?;
+    let views = [("servers", "server_stats.sql"), ("dirs", "dir_stats.sql")];
+    engine.register_query_views(&views, &params).await?;
     for phase in Phase::ALL {
         register_phase(engine, crawl, phase, content).await?;
     }

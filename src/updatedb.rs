@@ -57,21 +57,14 @@ pub async fn run(
     let crawldb_before = count(engine, "crawldb").await?;
     let links = count(engine, "links").await?;
 
-    engine.register_view(
-        "round_pages",
-        engine.query_file("round_pages.sql", &params).await?,
-    )?;
-    engine.register_view(
-        "pages",
-        engine.query_file("apply_fetch.sql", &params).await?,
-    )?;
-    engine.register_view(
-        "servers",
-        engine.query_file("server_stats.sql", &params).await?,
-    )?;
-    engine.register_view("dirs", engine.query_file("dir_stats.sql", &params).await?)?;
-    let strategy_out = engine.query_file(options.strategy.sql, &params).await?;
-    engine.register_view("strategy_out", strategy_out)?;
+    let views = [
+        ("round_pages", "round_pages.sql"),
+        ("pages", "apply_fetch.sql"),
+        ("servers", "server_stats.sql"),
+        ("dirs", "dir_stats.sql"),
+        ("strategy_out", options.strategy.sql),
+    ];
+    engine.register_query_views(&views, &params).await?;
 
     let decisions = engine.query_file("decide.sql", &params).await?;
     let staged = engine

@@ -98,16 +98,7 @@ fn each_phase_on_its_own() {
 #[test]
 fn three_round_crawl() {
     let crawl = Crawl::new();
-    let seeds = crawl.japanese_seeds();
-    crawl.ok(&[
-        "crawl",
-        "--seeds",
-        seeds.to_str().unwrap(),
-        "--lang",
-        "ja",
-        "--rounds",
-        "3",
-    ]);
+    crawl.crawl_japanese(3);
     let web = &crawl.web.web;
 
     // Statuses agree with what the web serves.
@@ -199,16 +190,7 @@ fn three_round_crawl() {
 #[test]
 fn language_report_equals_an_independent_count() {
     let crawl = Crawl::new();
-    let seeds = crawl.japanese_seeds();
-    crawl.ok(&[
-        "crawl",
-        "--seeds",
-        seeds.to_str().unwrap(),
-        "--lang",
-        "ja",
-        "--rounds",
-        "2",
-    ]);
+    crawl.crawl_japanese(2);
 
     // Count fetched pages per language straight from the crawldb's Parquet
     // files with the parquet crate's reader, not DataFusion.

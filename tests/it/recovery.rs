@@ -9,16 +9,7 @@ use crate::util::{command, Crawl};
 /// A crawl two rounds in, with round 3 generated and (unless `fetch_list_only`) parsed.
 fn crawl_at_round_three(fetch_list_only: bool) -> Crawl {
     let crawl = Crawl::new();
-    let seeds = crawl.japanese_seeds();
-    crawl.ok(&[
-        "crawl",
-        "--seeds",
-        seeds.to_str().unwrap(),
-        "--lang",
-        "ja",
-        "--rounds",
-        "2",
-    ]);
+    crawl.crawl_japanese(2);
     crawl.ok(&["generate"]);
     if !fetch_list_only {
         crawl.ok(&["fetch"]);
@@ -33,7 +24,7 @@ fn crawldb_rows(crawl: &Crawl) -> Vec<Vec<String>> {
 
 /// Starts `langcrawl args --crawl DIR`, kills it with SIGKILL after `after`;
 /// true if it was still running when killed.
-fn kill_after(crawl: &Crawl, dir: &Path, args: &[&str], after: Duration) -> bool {
+fn kill_after(dir: &Path, args: &[&str], after: Duration) -> bool {
     let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     all.extend([
         "--crawl".into(),
@@ -45,7 +36,6 @@ fn kill_after(crawl: &Crawl, dir: &Path, args: &[&str], after: Duration) -> bool
     let running = child.try_wait().unwrap().is_none();
     child.kill().unwrap(); // SIGKILL on Unix
     child.wait().unwrap();
-    let _ = crawl;
     running
 }
 
@@ -65,7 +55,7 @@ fn killing_fetch_midway_loses_nothing() {
         "2",
     ];
     assert!(
-        kill_after(&crawl, &crawl.dir(), &slow, Duration::from_millis(700)),
+        kill_after(&crawl.dir(), &slow, Duration::from_millis(700)),
         "fetch was killed midway"
     );
 
@@ -104,12 +94,7 @@ fn killing_updatedb_midway_loses_nothing() {
 
     let mut killed = 0;
     for after_ms in [30, 80, 150, 250, 400, 600] {
-        if !kill_after(
-            &crawl,
-            &crawl.dir(),
-            &["updatedb"],
-            Duration::from_millis(after_ms),
-        ) {
+        if !kill_after(&crawl.dir(), &["updatedb"], Duration::from_millis(after_ms)) {
             break;
         }
         killed += 1;

@@ -48,6 +48,21 @@ impl Crawl {
         self.seeds_file(&seeds)
     }
 
+    /// Injects [`japanese_seeds`](Self::japanese_seeds) and crawls `rounds` rounds with bfs.
+    pub fn crawl_japanese(&self, rounds: u32) {
+        let seeds = self.japanese_seeds();
+        let rounds = rounds.to_string();
+        self.ok(&[
+            "crawl",
+            "--seeds",
+            seeds.to_str().unwrap(),
+            "--lang",
+            "ja",
+            "--rounds",
+            &rounds,
+        ]);
+    }
+
     /// Runs `langcrawl <args> --crawl DIR`, with fetch pointed at the web.
     pub fn run(&self, args: &[&str]) -> Output {
         let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
