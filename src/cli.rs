@@ -72,6 +72,23 @@ pub enum Command {
     },
     /// Crawl the built-in synthetic web for Japanese and print the report (no network needed)
     Demo(DemoArgs),
+    /// Print the charset and language of a page (or of an anchor text), as the parse phase sees them
+    Detect(DetectArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DetectArgs {
+    /// The document: HTML or text, raw bytes; `-` reads stdin
+    pub input: PathBuf,
+    /// Treat the input as a short anchor text
+    #[arg(long)]
+    pub anchor: bool,
+    /// Print JSON instead of `key: value` lines
+    #[arg(long)]
+    pub json: bool,
+    /// Also print the share of the text in this language's script (ja, th, ...)
+    #[arg(long)]
+    pub lang: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -264,6 +281,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Websim {
             command: WebsimCommand::Serve(args),
         } => serve_websim(args).await?,
+        Command::Detect(args) => print!("{}", detect(args)?),
         Command::Demo(args) => {
             let root = cli
                 .crawl
@@ -425,4 +443,20 @@ async fn serve_websim(args: &WebsimArgs) -> Result<()> {
         web.seeds("jpn", 3).join(" ")
     );
     crate::websim::server::serve_std(std::sync::Arc::new(web), listener, None).await
+}
+
+fn detect(args: &DetectArgs) -> Result<String> {
+    let target = args.lang.as_deref().map(TargetLang::parse).transpose()?;
+    let bytes = crate::detect::read_input(&args.input)?;
+    let found = if args.anchor {
+        crate::detect::anchor(&bytes)
+    } else {
+        crate::detect::page(&bytes, target.as_ref())
+    };
+    if args.json {
+        let json = serde_json::to_string(&found).map_err(|e| Error::Other(format!("writing JSON: {e}")))?;
+        Ok(json + "\n")
+    } else {
+        Ok(found.to_lines())
+    }
 }

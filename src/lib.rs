@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod crawl;
 pub mod demo;
+pub mod detect;
 pub mod engine;
 pub mod error;
 pub mod fetch;

@@ -21,37 +21,120 @@ pub struct Decoded {
 }
 
 /// Decodes `bytes`; `http_charset` is the header's `charset=` label and
-/// `tld` (e.g. `jp`) helps the detector.
+/// `tld` (e.g. `jp`) helps the detector. A declared charset loses to
+/// detection when the bytes are not valid in it, or when it is a one-byte
+/// charset and the detector finds a charset of another script (a page
+/// declared windows-1252 whose bytes are Shift_JIS).
 pub fn decode(bytes: &[u8], http_charset: Option<&str>, tld: Option<&str>) -> Decoded {
     let meta_charset = meta_charset(bytes);
-    let finish = |encoding: &'static Encoding, source: &'static str, text: String| Decoded {
+    let finish = |charset: &'static str, source: &'static str, text: String| Decoded {
         text,
-        charset: encoding.name(),
+        charset,
         source,
         meta_charset: meta_charset.clone(),
     };
     if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
         let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
-        return finish(encoding, "bom", text.into_owned());
+        return finish(encoding.name(), "bom", text.into_owned());
     }
+    if let Some(text) = decode_hz(bytes) {
+        return finish(HZ, "detected", text);
+    }
+    let detected = detect(bytes, tld);
     let declared = [(http_charset, "http"), (meta_charset.as_deref(), "meta")];
     for (label, source) in declared {
         let Some(encoding) = label.and_then(|l| Encoding::for_label(l.trim().as_bytes())) else {
             continue;
         };
+        if overruled(encoding, detected, bytes) {
+            continue;
+        }
         if let Some(text) = decode_cleanly(encoding, bytes) {
-            return finish(encoding, source, text);
+            return finish(encoding.name(), source, text);
         }
     }
-    let mut detector = EncodingDetector::new(Iso2022JpDetection::Allow);
-    detector.feed(bytes, true);
-    let tld = tld.map(str::as_bytes);
-    let detected = detector.guess(tld, Utf8Detection::Allow);
     if let Some(text) = decode_cleanly(detected, bytes) {
-        return finish(detected, "detected", text);
+        return finish(detected.name(), "detected", text);
     }
     let (text, _) = UTF_8.decode_without_bom_handling(bytes);
-    finish(UTF_8, "default", text.into_owned())
+    finish(UTF_8.name(), "default", text.into_owned())
+}
+
+/// The name recorded for HZ-GB-2312 text (which encoding_rs does not decode).
+pub const HZ: &str = "HZ-GB-2312";
+
+/// chardetng's guess; `tld` is used only if it is one plain lower-case label.
+fn detect(bytes: &[u8], tld: Option<&str>) -> &'static Encoding {
+    let mut detector = EncodingDetector::new(Iso2022JpDetection::Allow);
+    detector.feed(bytes, true);
+    let tld = tld.filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
+    detector.guess(tld.map(str::as_bytes), Utf8Detection::Allow)
+}
+
+/// True if a declared one-byte charset should give way to the detector's
+/// guess of a charset for another script.
+fn overruled(declared: &'static Encoding, detected: &'static Encoding, bytes: &[u8]) -> bool {
+    let one_byte = declared.is_single_byte() && declared != UTF_8;
+    one_byte
+        && !bytes.is_ascii()
+        && script_family(detected) != "latin"
+        && script_family(detected) != script_family(declared)
+        && decode_cleanly(detected, bytes).is_some()
+}
+
+/// The script an encoding is made for, to tell a plausible declaration
+/// (windows-1250 for ISO-8859-2) from an impossible one (windows-1252 for Shift_JIS).
+fn script_family(encoding: &'static Encoding) -> &'static str {
+    match encoding.name() {
+        "Shift_JIS" | "EUC-JP" | "ISO-2022-JP" => "jpn",
+        "EUC-KR" => "kor",
+        "GBK" | "gb18030" | "Big5" => "zh",
+        "windows-874" => "tha",
+        "windows-1251" | "KOI8-R" | "KOI8-U" | "ISO-8859-5" | "IBM866" | "x-mac-cyrillic" => "cyrillic",
+        "windows-1256" | "ISO-8859-6" => "arabic",
+        "windows-1253" | "ISO-8859-7" => "greek",
+        "windows-1255" | "ISO-8859-8" | "ISO-8859-8-I" => "hebrew",
+        "UTF-8" | "UTF-16LE" | "UTF-16BE" => "unicode",
+        _ => "latin",
+    }
+}
+
+/// Decodes HZ-GB-2312 (7-bit text with `~{ ... ~}` runs of GB2312), if the
+/// bytes are HZ.
+fn decode_hz(bytes: &[u8]) -> Option<String> {
+    if !bytes.is_ascii() || find(bytes, b"~{").is_none() || find(bytes, b"~}").is_none() {
+        return None;
+    }
+    let mut text = String::with_capacity(bytes.len());
+    let mut gb_run: Vec<u8> = Vec::new();
+    let (mut i, mut in_gb) = (0, false);
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1), in_gb) {
+            (b'~', Some(b'{'), false) => (in_gb, i) = (true, i + 2),
+            (b'~', Some(b'}'), true) => {
+                text.push_str(&encoding_rs::GBK.decode_without_bom_handling(&gb_run).0);
+                gb_run.clear();
+                (in_gb, i) = (false, i + 2);
+            }
+            (b'~', Some(b'~'), false) => {
+                text.push('~');
+                i += 2;
+            }
+            (b'~', Some(b'\n'), false) => i += 2,
+            (byte, _, true) => {
+                if byte > b' ' {
+                    gb_run.push(byte | 0x80);
+                }
+                i += 1;
+            }
+            (byte, _, false) => {
+                text.push(byte as char);
+                i += 1;
+            }
+        }
+    }
+    text.push_str(&encoding_rs::GBK.decode_without_bom_handling(&gb_run).0);
+    Some(text)
 }
 
 /// Decodes with `encoding` if the bytes are (nearly) valid in it: a few
@@ -117,7 +200,7 @@ pub fn charset_language(charset: &str) -> Option<&'static str> {
         "Shift_JIS" | "EUC-JP" | "ISO-2022-JP" => Some("jpn"),
         "EUC-KR" => Some("kor"),
         "windows-874" => Some("tha"),
-        "GBK" | "gb18030" | "Big5" => Some("cmn"),
+        "GBK" | "gb18030" | "Big5" | HZ => Some("cmn"),
         _ => None,
     }
 }
@@ -147,6 +230,21 @@ mod tests {
         let decoded = decode(&bytes, Some("utf-8"), Some("jp"));
         assert_eq!(decoded.text, JA);
         assert_eq!((decoded.charset, decoded.source), ("EUC-JP", "detected"));
+    }
+
+    #[test]
+    fn a_one_byte_declaration_loses_to_a_charset_of_another_script() {
+        let bytes = encode(JA, "shift_jis");
+        let decoded = decode(&bytes, Some("windows-1252"), None);
+        assert_eq!((decoded.text.as_str(), decoded.charset, decoded.source), (JA, "Shift_JIS", "detected"));
+        let latin2 = encode("Příliš žluťoučký kůň úpěl ďábelské ódy", "windows-1250");
+        assert_eq!(decode(&latin2, Some("iso-8859-2"), None).source, "http");
+    }
+
+    #[test]
+    fn hz_is_decoded() {
+        let decoded = decode(b"Hi ~{J@=g~} there ~~", None, None);
+        assert_eq!((decoded.text.as_str(), decoded.charset), ("Hi 世界 there ~", HZ));
     }
 
     #[test]

@@ -5,8 +5,10 @@ pub mod anchor;
 pub mod charset;
 pub mod codes;
 pub mod page;
+pub mod script;
 
-pub use anchor::anchor_lang;
+pub use anchor::{anchor_lang, matches_target, HAN};
 pub use charset::{decode, Decoded};
 pub use codes::TargetLang;
 pub use page::{identify_page, PageLang};
+pub use script::ScriptCounts;

@@ -3,11 +3,18 @@
 //! is too short to decide.
 
 use super::charset::charset_language;
+use super::codes::TargetLang;
+use super::script::{ScriptCounts, HAN};
 
 /// Characters of visible text given to whatlang.
 pub const TEXT_PREFIX_CHARS: usize = 2048;
 /// Below this many letters the text alone does not decide.
 const MIN_LETTERS: usize = 20;
+
+/// Confidence given to a language named by each kind of hint.
+const SCRIPT_CONFIDENCE: f64 = 0.8;
+const HTML_LANG_CONFIDENCE: f64 = 0.6;
+const CHARSET_CONFIDENCE: f64 = 0.5;
 
 /// The language of a page and which source decided it.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,54 +22,48 @@ pub struct PageLang {
     /// ISO 639-3 code, or `None` when nothing could tell.
     pub lang: Option<String>,
     pub confidence: f64,
-    /// `text`, `text+hint`, `html_lang`, `charset` or `none`.
+    /// `text`, `text+hint`, `script`, `html_lang`, `charset` or `none`.
     pub source: &'static str,
+    /// The script most of the text is in (`Latin`, `Kana`, `Thai`...).
+    pub script: Option<&'static str>,
 }
 
-/// Identifies the language of visible `text`, with `html_lang` (the
-/// `<html lang>` attribute) and `charset` (WHATWG name) as hints.
+/// Identifies the language of visible `text`. When whatlang is unsure or
+/// the text is short, the hints decide in this order: the script of the
+/// text, `html_lang` (the `<html lang>` attribute), a `charset` (WHATWG
+/// name) that implies a language.
 pub fn identify_page(text: &str, html_lang: Option<&str>, charset: &str) -> PageLang {
     let prefix = bounded_prefix(text, TEXT_PREFIX_CHARS);
-    let letters = prefix.chars().filter(|c| c.is_alphabetic()).count();
-    let hint = html_lang
-        .and_then(|l| crate::lang::TargetLang::parse(l.split(['-', '_']).next()?).ok())
-        .map(|l| l.code().to_string())
-        .or_else(|| charset_language(charset).map(str::to_string));
-    let info = (letters >= MIN_LETTERS)
-        .then(|| whatlang::detect(prefix))
-        .flatten();
-    match (info, hint) {
-        (Some(info), None) => decided(info.lang().code(), info.confidence(), "text"),
-        (Some(info), Some(hint)) if info.is_reliable() => {
-            let code = info.lang().code();
-            // whatlang names Han-only text Chinese; a Japanese hint settles it.
-            if code == "cmn" && hint == "jpn" {
-                return decided("jpn", info.confidence(), "text+hint");
-            }
-            decided(code, info.confidence(), "text")
-        }
-        (_, Some(hint)) => {
-            let source = if html_lang.is_some() {
-                "html_lang"
-            } else {
-                "charset"
-            };
-            decided(&hint, 0.5, source)
-        }
-        (None, None) => PageLang {
-            lang: None,
-            confidence: 0.0,
-            source: "none",
+    let counts = ScriptCounts::of(prefix);
+    let html_hint = html_lang.and_then(html_lang_code);
+    let charset_hint = charset_language(charset);
+    let japanese_hint = html_hint.as_deref() == Some("jpn") || charset_hint == Some("jpn");
+    let info = (counts.letters() >= MIN_LETTERS).then(|| whatlang::detect(prefix)).flatten();
+    let (lang, confidence, source) = match &info {
+        Some(info) if info.is_reliable() => match info.lang().code() {
+            // whatlang names Han-only text Chinese; kana or a Japanese hint settles it.
+            "cmn" if counts.kana > 0 || japanese_hint => ("jpn".to_string(), info.confidence(), "text+hint"),
+            code => (code.to_string(), info.confidence(), "text"),
         },
-    }
+        _ => match (counts.decisive_lang(), html_hint, charset_hint, &info) {
+            (Some(HAN), ..) if japanese_hint => ("jpn".into(), SCRIPT_CONFIDENCE, "script"),
+            (Some(HAN), ..) => ("cmn".into(), SCRIPT_CONFIDENCE, "script"),
+            (Some(code), ..) => (code.to_string(), SCRIPT_CONFIDENCE, "script"),
+            (None, Some(code), ..) => (code, HTML_LANG_CONFIDENCE, "html_lang"),
+            (None, None, Some(code), _) => (code.to_string(), CHARSET_CONFIDENCE, "charset"),
+            (None, None, None, Some(info)) => (info.lang().code().to_string(), info.confidence(), "text"),
+            (None, None, None, None) => {
+                return PageLang { lang: None, confidence: 0.0, source: "none", script: counts.dominant() }
+            }
+        },
+    };
+    PageLang { lang: Some(lang), confidence, source, script: counts.dominant() }
 }
 
-fn decided(code: &str, confidence: f64, source: &'static str) -> PageLang {
-    PageLang {
-        lang: Some(code.to_string()),
-        confidence,
-        source,
-    }
+/// The ISO 639-3 code of an `<html lang>` value (`ja-JP` → `jpn`).
+fn html_lang_code(value: &str) -> Option<String> {
+    let primary = value.split(['-', '_']).next()?;
+    TargetLang::parse(primary).ok().map(|l| l.code().to_string())
 }
 
 /// The first `max_chars` characters of `text`.
@@ -87,6 +88,8 @@ mod tests {
 
     #[test]
     fn short_text_falls_back_to_hints() {
+        let page = identify_page("홈", Some("ja"), "UTF-8");
+        assert_eq!((page.lang.as_deref(), page.source), (Some("kor"), "script"));
         let page = identify_page("OK", Some("ko-KR"), "UTF-8");
         assert_eq!(
             (page.lang.as_deref(), page.source),

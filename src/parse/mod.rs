@@ -64,6 +64,7 @@ pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
     let mut parse_writer =
         SegmentWriter::create(&crawl.segment(round, Phase::Parse), PARSE.clone())?;
     let mut links_writer = SegmentWriter::create(&stale_links, LINKS.clone())?;
+    let target = crate::store::CrawlConfig::load(crawl)?.target_lang;
     let mut report = ParseReport {
         round: round.0,
         ..ParseReport::default()
@@ -71,7 +72,7 @@ pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
     for batch in read_batches(&crawl.segment(round, Phase::Fetch), BATCH_ROWS)? {
         let batch = batch?;
         let inputs = fetched_pages(&batch)?;
-        let outputs = parse_parallel(&inputs);
+        let outputs = parse_parallel(&inputs, target.as_deref());
         report.pages += outputs.iter().filter(|o| o.page.is_some()).count();
         report.failed += outputs
             .iter()
@@ -120,13 +121,13 @@ fn fetched_pages(batch: &RecordBatch) -> Result<Vec<FetchedPage<'_>>> {
 }
 
 /// Parses pages on all cores, keeping their order.
-fn parse_parallel(inputs: &[FetchedPage<'_>]) -> Vec<Parsed> {
+fn parse_parallel(inputs: &[FetchedPage<'_>], target: Option<&str>) -> Vec<Parsed> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = inputs.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
         let handles: Vec<_> = inputs
             .chunks(chunk)
-            .map(|pages| scope.spawn(move || pages.iter().map(parse_one).collect::<Vec<_>>()))
+            .map(|pages| scope.spawn(move || pages.iter().map(|p| parse_one(p, target)).collect::<Vec<_>>()))
             .collect();
         handles
             .into_iter()
@@ -153,6 +154,10 @@ pub struct PageRow {
     pub lang: Option<String>,
     pub lang_confidence: Option<f64>,
     pub lang_source: &'static str,
+    /// The script most of the text is in.
+    pub script: Option<&'static str>,
+    /// Share of the text's letters in the target language's script.
+    pub target_share: Option<f64>,
     pub charset: Option<&'static str>,
     pub charset_source: Option<&'static str>,
     pub html_lang: Option<String>,
@@ -175,8 +180,9 @@ pub struct LinkRow {
     pub kind: &'static str,
 }
 
-/// Parses one fetch row; a panic inside the HTML parser becomes a failed row.
-pub fn parse_one(input: &FetchedPage<'_>) -> Parsed {
+/// Parses one fetch row; a panic inside the HTML parser becomes a failed
+/// row. `target` (ISO 639-3) is the language whose script share is recorded.
+pub fn parse_one(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
     if input.status == "redirect" {
         return Parsed {
             page: None,
@@ -187,7 +193,7 @@ pub fn parse_one(input: &FetchedPage<'_>) -> Parsed {
                 .collect(),
         };
     }
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_page(input)));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_page(input, target)));
     outcome.unwrap_or_else(|_| Parsed {
         page: Some(failed(input, "the HTML parser panicked".into())),
         links: Vec::new(),
@@ -220,7 +226,7 @@ fn failed(input: &FetchedPage<'_>, error: String) -> PageRow {
     }
 }
 
-fn parse_page(input: &FetchedPage<'_>) -> Parsed {
+fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
     let bytes = input.content.unwrap_or_default();
     if let Some(kind) = input.content_type.filter(|t| !is_html(t)) {
         let page = failed(input, format!("not HTML (Content-Type {kind})"));
@@ -249,6 +255,8 @@ fn parse_page(input: &FetchedPage<'_>) -> Parsed {
         lang: page_lang.lang,
         lang_confidence: Some(page_lang.confidence),
         lang_source: page_lang.source,
+        script: page_lang.script,
+        target_share: target.and_then(|t| lang::ScriptCounts::of(&extracted.text).share_of(t)),
         charset: Some(decoded.charset),
         charset_source: Some(decoded.source),
         html_lang: extracted.html_lang,
@@ -356,6 +364,8 @@ fn page_batch<'a>(rows: impl Iterator<Item = &'a PageRow>) -> RecordBatch {
                 .collect::<Float64Array>(),
         ),
         strings(&rows, |r| Some(r.lang_source)),
+        strings(&rows, |r| r.script),
+        Arc::new(rows.iter().map(|r| r.target_share).collect::<Float64Array>()),
         strings(&rows, |r| r.charset),
         strings(&rows, |r| r.charset_source),
         strings(&rows, |r| r.html_lang.as_deref()),

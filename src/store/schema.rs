@@ -92,6 +92,8 @@ pub static PARSE: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("lang", true),
         float64("lang_confidence", true),
         utf8("lang_source", false),
+        utf8("script", true),
+        float64("target_share", true),
         utf8("charset", true),
         utf8("charset_source", true),
         utf8("html_lang", true),

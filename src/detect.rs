@@ -1,0 +1,118 @@
+//! `langcrawl detect`: the charset and language of one document (or of an
+//! anchor text with `--anchor`), by the same code the parse phase runs.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::lang::{self, ScriptCounts, TargetLang};
+use crate::parse::{parse_one, FetchedPage};
+
+/// What `detect` found, printed as `key: value` lines or as JSON.
+#[derive(Debug, Serialize)]
+pub struct Detection {
+    pub lang: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang_confidence: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang_source: Option<&'static str>,
+    pub script: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub charset: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub charset_source: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meta_charset: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub html_lang: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_share: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_chars: Option<i64>,
+}
+
+/// Reads `path` (`-` for stdin) as raw bytes.
+pub fn read_input(path: &Path) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let read = if path == Path::new("-") {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
+    };
+    read.map_err(|e| Error::Usage(format!("reading {}: {e}", path.display())))?;
+    Ok(bytes)
+}
+
+/// Detects a page's charset and language; `target` adds the share of the
+/// text in the target language's script.
+pub fn page(bytes: &[u8], target: Option<&TargetLang>) -> Detection {
+    let input = FetchedPage {
+        url: "file:///",
+        host: "",
+        status: "fetched",
+        content_type: None,
+        content: Some(bytes),
+        redirect_to: None,
+    };
+    let row = parse_one(&input, target.map(TargetLang::code)).page.unwrap_or_default();
+    Detection {
+        lang: row.lang,
+        lang_confidence: row.lang_confidence,
+        lang_source: Some(row.lang_source),
+        script: row.script,
+        charset: row.charset,
+        charset_source: row.charset_source,
+        meta_charset: row.meta_charset,
+        html_lang: row.html_lang,
+        target_share: row.target_share,
+        title: row.title,
+        text_chars: Some(row.text_chars),
+    }
+}
+
+/// Detects the language of a short anchor text (UTF-8 expected).
+pub fn anchor(bytes: &[u8]) -> Detection {
+    let text = String::from_utf8_lossy(bytes);
+    Detection {
+        lang: Some(lang::anchor_lang(&text)),
+        lang_confidence: None,
+        lang_source: Some("anchor"),
+        script: ScriptCounts::of(&text).dominant(),
+        charset: None,
+        charset_source: None,
+        meta_charset: None,
+        html_lang: None,
+        target_share: None,
+        title: None,
+        text_chars: Some(text.trim().chars().count() as i64),
+    }
+}
+
+impl Detection {
+    /// `key: value` lines, in the order a person reads them.
+    pub fn to_lines(&self) -> String {
+        let number = |v: Option<f64>| v.map(|v| format!("{v:.3}"));
+        let count = |v: Option<i64>| v.map(|v| v.to_string());
+        let fields = [
+            ("lang", self.lang.clone()),
+            ("lang_confidence", number(self.lang_confidence)),
+            ("lang_source", self.lang_source.map(str::to_string)),
+            ("script", self.script.map(str::to_string)),
+            ("charset", self.charset.map(str::to_string)),
+            ("charset_source", self.charset_source.map(str::to_string)),
+            ("meta_charset", self.meta_charset.clone()),
+            ("html_lang", self.html_lang.clone()),
+            ("target_share", number(self.target_share)),
+            ("title", self.title.clone()),
+            ("text_chars", count(self.text_chars)),
+        ];
+        fields
+            .into_iter()
+            .filter_map(|(key, value)| value.map(|v| format!("{key}: {v}\n")))
+            .collect()
+    }
+}
