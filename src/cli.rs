@@ -454,7 +454,8 @@ fn detect(args: &DetectArgs) -> Result<String> {
         crate::detect::page(&bytes, target.as_ref())
     };
     if args.json {
-        let json = serde_json::to_string(&found).map_err(|e| Error::Other(format!("writing JSON: {e}")))?;
+        let json = serde_json::to_string(&found)
+            .map_err(|e| Error::Other(format!("writing JSON: {e}")))?;
         Ok(json + "\n")
     } else {
         Ok(found.to_lines())

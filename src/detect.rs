@@ -58,7 +58,9 @@ pub fn page(bytes: &[u8], target: Option<&TargetLang>) -> Detection {
         content: Some(bytes),
         redirect_to: None,
     };
-    let row = parse_one(&input, target.map(TargetLang::code)).page.unwrap_or_default();
+    let row = parse_one(&input, target.map(TargetLang::code))
+        .page
+        .unwrap_or_default();
     Detection {
         lang: row.lang,
         lang_confidence: row.lang_confidence,

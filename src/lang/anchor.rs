@@ -3,8 +3,8 @@
 //! scripts fall back to whatlang when it is reliable, else `und` — never a
 //! confident wrong answer.
 
-pub use super::script::HAN;
 use super::script::ScriptCounts;
+pub use super::script::HAN;
 
 /// Anchor language code when nothing can tell.
 pub const UNDETERMINED: &str = "und";
@@ -21,9 +21,7 @@ pub fn anchor_lang(text: &str) -> String {
         Some("hin") => devanagari_lang(text),
         Some(code) => code.into(),
         None if counts.letters() == 0 => UNDETERMINED.into(),
-        None => whatlang::detect(text)
-            .filter(|info| info.is_reliable())
-            .map_or(UNDETERMINED.into(), |info| info.lang().code().into()),
+        None => shared_script_lang(text),
     }
 }
 
@@ -33,6 +31,21 @@ pub fn matches_target(anchor_lang: &str, target: &str, han_matches: bool) -> boo
     anchor_lang == target || (han_matches && anchor_lang == HAN && matches!(target, "jpn" | "cmn"))
 }
 
+/// Words needed before whatlang is trusted on a Latin, Cyrillic or Arabic
+/// anchor, and the confidence it must have: short texts in these scripts
+/// are mostly noise to it.
+const MIN_SHARED_SCRIPT_WORDS: usize = 4;
+const MIN_SHARED_SCRIPT_CONFIDENCE: f64 = 0.9;
+
+fn shared_script_lang(text: &str) -> String {
+    if text.split_whitespace().count() < MIN_SHARED_SCRIPT_WORDS {
+        return UNDETERMINED.into();
+    }
+    whatlang::detect(text)
+        .filter(|info| info.is_reliable() && info.confidence() >= MIN_SHARED_SCRIPT_CONFIDENCE)
+        .map_or(UNDETERMINED.into(), |info| info.lang().code().into())
+}
+
 fn looks_like_url(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     lower.contains("://")
@@ -40,12 +53,18 @@ fn looks_like_url(text: &str) -> bool {
         || (!text.contains(char::is_whitespace) && text.contains('.') && text.contains('/'))
 }
 
-/// Hindi unless whatlang is sure of Marathi or Nepali.
+/// Devanagari text: whatlang's choice among Hindi, Marathi and Nepali (the
+/// script already rules out the rest), Hindi when it has no opinion.
 fn devanagari_lang(text: &str) -> String {
-    match whatlang::detect(text).filter(|info| info.is_reliable()) {
-        Some(info) if matches!(info.lang().code(), "mar" | "nep") => info.lang().code().into(),
-        _ => "hin".into(),
-    }
+    let detector = whatlang::Detector::with_allowlist(vec![
+        whatlang::Lang::Hin,
+        whatlang::Lang::Mar,
+        whatlang::Lang::Nep,
+    ]);
+    detector
+        .detect_lang(text)
+        .map_or("hin", |lang| lang.code())
+        .into()
 }
 
 #[cfg(test)]
@@ -71,7 +90,16 @@ mod tests {
 
     #[test]
     fn numbers_urls_punctuation_and_short_latin_are_undetermined() {
-        for text in ["click here", "", "2024", "...", "»", "http://www.example.com/", "www.bsc.org.cn", "example.org/a/b"] {
+        for text in [
+            "click here",
+            "",
+            "2024",
+            "...",
+            "»",
+            "http://www.example.com/",
+            "www.bsc.org.cn",
+            "example.org/a/b",
+        ] {
             assert_eq!(anchor_lang(text), UNDETERMINED, "{text:?}");
         }
     }

@@ -40,6 +40,12 @@ pub fn decode(bytes: &[u8], http_charset: Option<&str>, tld: Option<&str>) -> De
     if let Some(text) = decode_hz(bytes) {
         return finish(HZ, "detected", text);
     }
+    if looks_like_iso_2022_jp(bytes) {
+        let joined = join_iso_2022_jp_segments(bytes);
+        if let Some(text) = decode_cleanly(encoding_rs::ISO_2022_JP, &joined) {
+            return finish(encoding_rs::ISO_2022_JP.name(), "detected", text);
+        }
+    }
     let detected = detect(bytes, tld);
     let declared = [(http_charset, "http"), (meta_charset.as_deref(), "meta")];
     for (label, source) in declared {
@@ -67,8 +73,36 @@ pub const HZ: &str = "HZ-GB-2312";
 fn detect(bytes: &[u8], tld: Option<&str>) -> &'static Encoding {
     let mut detector = EncodingDetector::new(Iso2022JpDetection::Allow);
     detector.feed(bytes, true);
-    let tld = tld.filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
+    let tld = tld.filter(|t| {
+        !t.is_empty()
+            && t.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    });
     detector.guess(tld.map(str::as_bytes), Utf8Detection::Allow)
+}
+
+/// 7-bit text with the escape sequences that switch ISO-2022-JP into JIS X
+/// 0208 (chardetng gives up on a file cut inside an escape sequence).
+fn looks_like_iso_2022_jp(bytes: &[u8]) -> bool {
+    bytes.is_ascii() && (find(bytes, b"\x1b$B").is_some() || find(bytes, b"\x1b$@").is_some())
+}
+
+/// Drops the empty segments between two escape sequences (`ESC ( B ESC $ B`),
+/// which the WHATWG decoder counts as errors but real files are full of.
+fn join_iso_2022_jp_segments(bytes: &[u8]) -> Vec<u8> {
+    const TO_ASCII: &[u8] = b"\x1b(B";
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        if rest.starts_with(TO_ASCII) && rest.get(3) == Some(&0x1b) {
+            i += TO_ASCII.len();
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    out
 }
 
 /// True if a declared one-byte charset should give way to the detector's
@@ -90,7 +124,9 @@ fn script_family(encoding: &'static Encoding) -> &'static str {
         "EUC-KR" => "kor",
         "GBK" | "gb18030" | "Big5" => "zh",
         "windows-874" => "tha",
-        "windows-1251" | "KOI8-R" | "KOI8-U" | "ISO-8859-5" | "IBM866" | "x-mac-cyrillic" => "cyrillic",
+        "windows-1251" | "KOI8-R" | "KOI8-U" | "ISO-8859-5" | "IBM866" | "x-mac-cyrillic" => {
+            "cyrillic"
+        }
         "windows-1256" | "ISO-8859-6" => "arabic",
         "windows-1253" | "ISO-8859-7" => "greek",
         "windows-1255" | "ISO-8859-8" | "ISO-8859-8-I" => "hebrew",
@@ -236,7 +272,10 @@ mod tests {
     fn a_one_byte_declaration_loses_to_a_charset_of_another_script() {
         let bytes = encode(JA, "shift_jis");
         let decoded = decode(&bytes, Some("windows-1252"), None);
-        assert_eq!((decoded.text.as_str(), decoded.charset, decoded.source), (JA, "Shift_JIS", "detected"));
+        assert_eq!(
+            (decoded.text.as_str(), decoded.charset, decoded.source),
+            (JA, "Shift_JIS", "detected")
+        );
         let latin2 = encode("Příliš žluťoučký kůň úpěl ďábelské ódy", "windows-1250");
         assert_eq!(decode(&latin2, Some("iso-8859-2"), None).source, "http");
     }
@@ -244,7 +283,10 @@ mod tests {
     #[test]
     fn hz_is_decoded() {
         let decoded = decode(b"Hi ~{J@=g~} there ~~", None, None);
-        assert_eq!((decoded.text.as_str(), decoded.charset), ("Hi 世界 there ~", HZ));
+        assert_eq!(
+            (decoded.text.as_str(), decoded.charset),
+            ("Hi 世界 there ~", HZ)
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub mod anchor;
 pub mod charset;
 pub mod codes;
+pub mod eval;
 pub mod page;
 pub mod script;
 

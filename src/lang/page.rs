@@ -38,11 +38,15 @@ pub fn identify_page(text: &str, html_lang: Option<&str>, charset: &str) -> Page
     let html_hint = html_lang.and_then(html_lang_code);
     let charset_hint = charset_language(charset);
     let japanese_hint = html_hint.as_deref() == Some("jpn") || charset_hint == Some("jpn");
-    let info = (counts.letters() >= MIN_LETTERS).then(|| whatlang::detect(prefix)).flatten();
+    let info = (counts.letters() >= MIN_LETTERS)
+        .then(|| whatlang::detect(prefix))
+        .flatten();
     let (lang, confidence, source) = match &info {
         Some(info) if info.is_reliable() => match info.lang().code() {
             // whatlang names Han-only text Chinese; kana or a Japanese hint settles it.
-            "cmn" if counts.kana > 0 || japanese_hint => ("jpn".to_string(), info.confidence(), "text+hint"),
+            "cmn" if counts.kana > 0 || japanese_hint => {
+                ("jpn".to_string(), info.confidence(), "text+hint")
+            }
             code => (code.to_string(), info.confidence(), "text"),
         },
         _ => match (counts.decisive_lang(), html_hint, charset_hint, &info) {
@@ -51,19 +55,33 @@ pub fn identify_page(text: &str, html_lang: Option<&str>, charset: &str) -> Page
             (Some(code), ..) => (code.to_string(), SCRIPT_CONFIDENCE, "script"),
             (None, Some(code), ..) => (code, HTML_LANG_CONFIDENCE, "html_lang"),
             (None, None, Some(code), _) => (code.to_string(), CHARSET_CONFIDENCE, "charset"),
-            (None, None, None, Some(info)) => (info.lang().code().to_string(), info.confidence(), "text"),
+            (None, None, None, Some(info)) => {
+                (info.lang().code().to_string(), info.confidence(), "text")
+            }
             (None, None, None, None) => {
-                return PageLang { lang: None, confidence: 0.0, source: "none", script: counts.dominant() }
+                return PageLang {
+                    lang: None,
+                    confidence: 0.0,
+                    source: "none",
+                    script: counts.dominant(),
+                }
             }
         },
     };
-    PageLang { lang: Some(lang), confidence, source, script: counts.dominant() }
+    PageLang {
+        lang: Some(lang),
+        confidence,
+        source,
+        script: counts.dominant(),
+    }
 }
 
 /// The ISO 639-3 code of an `<html lang>` value (`ja-JP` → `jpn`).
 fn html_lang_code(value: &str) -> Option<String> {
     let primary = value.split(['-', '_']).next()?;
-    TargetLang::parse(primary).ok().map(|l| l.code().to_string())
+    TargetLang::parse(primary)
+        .ok()
+        .map(|l| l.code().to_string())
 }
 
 /// The first `max_chars` characters of `text`.

@@ -106,7 +106,11 @@ impl ScriptCounts {
             _ => return None,
         };
         let letters = self.letters();
-        Some(if letters == 0 { 0.0 } else { in_script as f64 / letters as f64 })
+        Some(if letters == 0 {
+            0.0
+        } else {
+            in_script as f64 / letters as f64
+        })
     }
 }
 

@@ -127,7 +127,14 @@ fn parse_parallel(inputs: &[FetchedPage<'_>], target: Option<&str>) -> Vec<Parse
     std::thread::scope(|scope| {
         let handles: Vec<_> = inputs
             .chunks(chunk)
-            .map(|pages| scope.spawn(move || pages.iter().map(|p| parse_one(p, target)).collect::<Vec<_>>()))
+            .map(|pages| {
+                scope.spawn(move || {
+                    pages
+                        .iter()
+                        .map(|p| parse_one(p, target))
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
         handles
             .into_iter()
@@ -193,7 +200,8 @@ pub fn parse_one(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
                 .collect(),
         };
     }
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_page(input, target)));
+    let outcome =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_page(input, target)));
     outcome.unwrap_or_else(|_| Parsed {
         page: Some(failed(input, "the HTML parser panicked".into())),
         links: Vec::new(),
@@ -365,7 +373,11 @@ fn page_batch<'a>(rows: impl Iterator<Item = &'a PageRow>) -> RecordBatch {
         ),
         strings(&rows, |r| Some(r.lang_source)),
         strings(&rows, |r| r.script),
-        Arc::new(rows.iter().map(|r| r.target_share).collect::<Float64Array>()),
+        Arc::new(
+            rows.iter()
+                .map(|r| r.target_share)
+                .collect::<Float64Array>(),
+        ),
         strings(&rows, |r| r.charset),
         strings(&rows, |r| r.charset_source),
         strings(&rows, |r| r.html_lang.as_deref()),
