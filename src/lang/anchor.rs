@@ -77,7 +77,7 @@ mod tests {
         assert_eq!(anchor_lang("会社の概要"), "jpn");
         assert_eq!(anchor_lang("회사 소개"), "kor");
         assert_eq!(anchor_lang("หน้าแรก"), "tha");
-        assert_eq!(anchor_lang("मुख्य पृष्ठ"), "hin");
+        assert_eq!(anchor_lang("हमारे बारे में जानकारी"), "hin");
     }
 
     #[test]
