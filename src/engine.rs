@@ -179,6 +179,20 @@ impl Engine {
             .map_err(Error::sql(name))
     }
 
+    /// Counts the rows of a registered table; with `where_true`, only the
+    /// rows where that boolean column is true.
+    pub async fn count_rows(&self, table: &str, where_true: Option<&str>) -> Result<usize> {
+        let mut df = self.ctx.table(table).await.map_err(Error::sql(table))?;
+        if let Some(column) = where_true {
+            df = df
+                .filter(datafusion::prelude::col(column))
+                .map_err(Error::sql(table))?;
+        }
+        df.count()
+            .await
+            .map_err(Error::sql(format!("counting {table}")))
+    }
+
     /// Registers each `(name, sql file)` as a view, in order, so a later
     /// file may read an earlier view.
     pub async fn register_query_views(

@@ -107,15 +107,7 @@ pub async fn run(
             SegmentWriter::create(&crawl.crawldb(), CRAWLDB.clone())?,
         )
         .await?;
-    let before = engine
-        .context()
-        .table("crawldb")
-        .await
-        .map_err(Error::sql("crawldb"))?;
-    let known_before = before
-        .count()
-        .await
-        .map_err(Error::sql("counting crawldb"))?;
+    let known_before = engine.count_rows("crawldb", None).await?;
     let injected = staged.rows - known_before;
     crawl.swap_crawldb(&staged.temp_dir, merged)?;
     let report = InjectReport {

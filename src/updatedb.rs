@@ -54,8 +54,8 @@ pub async fn run(
         .set("round", round.0 as i32)
         .set("target_lang", options.target_lang.code())
         .set("tolerance", options.tolerance as i64);
-    let crawldb_before = count(engine, "crawldb").await?;
-    let links = count(engine, "links").await?;
+    let crawldb_before = engine.count_rows("crawldb", None).await?;
+    let links = engine.count_rows("links", None).await?;
 
     let views = [
         ("round_pages", "round_pages.sql"),
@@ -72,7 +72,7 @@ pub async fn run(
         .await?;
     staged.commit()?;
     engine.register_segment("decisions", &stale).await?;
-    let accepted = count_where(engine, "decisions", "accepted").await?;
+    let accepted = engine.count_rows("decisions", Some("accepted")).await?;
 
     let merged = engine.query_file("merge_crawldb.sql", &params).await?;
     let staged = engine
@@ -102,29 +102,4 @@ async fn register_round(engine: &Engine, crawl: &CrawlDir, round: RoundId) -> Re
             .await?;
     }
     Ok(())
-}
-
-async fn count(engine: &Engine, table: &str) -> Result<usize> {
-    let df = engine
-        .context()
-        .table(table)
-        .await
-        .map_err(Error::sql(table))?;
-    df.count()
-        .await
-        .map_err(Error::sql(format!("counting {table}")))
-}
-
-async fn count_where(engine: &Engine, table: &str, predicate: &str) -> Result<usize> {
-    let df = engine
-        .context()
-        .table(table)
-        .await
-        .map_err(Error::sql(table))?;
-    let df = df
-        .filter(datafusion::prelude::col(predicate))
-        .map_err(Error::sql(table))?;
-    df.count()
-        .await
-        .map_err(Error::sql(format!("counting {table}")))
 }

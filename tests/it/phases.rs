@@ -279,15 +279,7 @@ fn legacy_charsets_decode() {
         seeds.extend(hosts);
     }
     let seeds_file = crawl.seeds_file(&seeds);
-    crawl.ok(&[
-        "crawl",
-        "--seeds",
-        seeds_file.to_str().unwrap(),
-        "--lang",
-        "th",
-        "--rounds",
-        "1",
-    ]);
+    crawl.crawl_seeds(&seeds_file, "th", 1);
 
     let rows = crawl.rows("SELECT url, charset, lang, title FROM parse ORDER BY url");
     assert_eq!(rows.len(), seeds.len());
@@ -337,15 +329,7 @@ fn a_redirect_target_becomes_a_new_url() {
     let old = format!("http://{}/old/3", host.name);
     let target = format!("http://{}{}", host.name, web.page_path(h, 3));
     let seeds = crawl.seeds_file(std::slice::from_ref(&old));
-    crawl.ok(&[
-        "crawl",
-        "--seeds",
-        seeds.to_str().unwrap(),
-        "--lang",
-        "ja",
-        "--rounds",
-        "1",
-    ]);
+    crawl.crawl_seeds(&seeds, "ja", 1);
     assert_eq!(
         crawl.rows("SELECT status, http_status, redirect_to FROM crawldb WHERE fetched_round = 1"),
         vec![vec!["redirect".to_string(), "301".into(), target.clone()]]

@@ -50,16 +50,15 @@ impl Crawl {
 
     /// Injects [`japanese_seeds`](Self::japanese_seeds) and crawls `rounds` rounds with bfs.
     pub fn crawl_japanese(&self, rounds: u32) {
-        let seeds = self.japanese_seeds();
+        self.crawl_seeds(&self.japanese_seeds(), "ja", rounds);
+    }
+
+    /// Injects `seeds` and crawls `rounds` rounds for `lang` with bfs.
+    pub fn crawl_seeds(&self, seeds: &Path, lang: &str, rounds: u32) {
         let rounds = rounds.to_string();
+        let seeds = seeds.to_str().unwrap();
         self.ok(&[
-            "crawl",
-            "--seeds",
-            seeds.to_str().unwrap(),
-            "--lang",
-            "ja",
-            "--rounds",
-            &rounds,
+            "crawl", "--seeds", seeds, "--lang", lang, "--rounds", &rounds,
         ]);
     }
 
