@@ -13,7 +13,7 @@ use langcrawl::generate::GenerateOptions;
 use langcrawl::lang::TargetLang;
 use langcrawl::store::schema::LINKS;
 use langcrawl::store::{CrawlDir, Phase, SegmentWriter};
-use langcrawl::updatedb::UpdateOptions;
+use langcrawl::strategy::LinkSelection;
 use langcrawl::websim::generator::RobotsKind;
 use langcrawl::websim::{spawn_background, Web, WebSpec};
 
@@ -61,11 +61,7 @@ async fn main() -> anyhow::Result<()> {
     let parse_secs = started.elapsed().as_secs_f64();
 
     replace_links(&crawl, NEW_LINKS)?;
-    let update = UpdateOptions {
-        strategy: langcrawl::strategy::find("bfs")?,
-        target_lang: TargetLang::parse("ja")?,
-        tolerance: 10,
-    };
+    let update = LinkSelection::new(langcrawl::strategy::find("bfs")?, TargetLang::parse("ja")?);
     let started = Instant::now();
     let updated = langcrawl::updatedb::run(&engine, &crawl, &update).await?;
     let update_secs = started.elapsed().as_secs_f64();

@@ -1,5 +1,6 @@
--- merge_crawldb: the next crawldb — this round's pages plus every accepted
--- new URL once, at its best priority and shallowest depth.
+-- merge_crawldb: the next crawldb — this round's pages, with queued URLs
+-- whose priority a link raised and URLs pruned from the queue (`skipped`),
+-- plus every accepted new URL once, at its best priority and shallowest depth.
 -- inputs:  pages (crawldb with the round applied), decisions, links
 -- params:  $round
 -- output:  crawldb rows
@@ -11,9 +12,27 @@ WITH accepted AS (
     FROM decisions d
     JOIN links l ON l.src_url = d.src_url AND l.dst_url = d.url
     JOIN pages p ON p.url = d.src_url
-    WHERE d.accepted
+    WHERE d.accepted AND d.reason <> 'priority-raised'
+),
+raised AS (
+    SELECT url, max(priority) AS priority
+    FROM decisions
+    WHERE accepted AND reason = 'priority-raised'
+    GROUP BY url
+),
+pruned AS (
+    SELECT DISTINCT url FROM decisions WHERE reason LIKE 'queued-%'
 )
-SELECT * FROM pages
+SELECT p.url, p.host, p.domain, p.tld, p.dir,
+       CASE WHEN x.url IS NULL THEN p.status ELSE 'skipped' END AS status,
+       p.retries,
+       p.depth,
+       CASE WHEN r.priority > p.priority THEN r.priority ELSE p.priority END AS priority,
+       p.discovered_round, p.fetched_round, p.http_status, p.redirect_to, p.lang,
+       p.lang_confidence, p.relevant, p.digest, p.found_from, p.found_anchor
+FROM pages p
+LEFT JOIN raised r ON r.url = p.url
+LEFT JOIN pruned x ON x.url = p.url
 UNION ALL
 SELECT url, dst_host, dst_domain, dst_tld, dst_dir,
        'unfetched'           AS status,

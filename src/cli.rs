@@ -12,8 +12,8 @@ use crate::fetch::{client::ClientOptions, FetchOptions};
 use crate::generate::GenerateOptions;
 use crate::lang::TargetLang;
 use crate::report::Format;
-use crate::store::{CrawlConfig, CrawlDir};
-use crate::updatedb::UpdateOptions;
+use crate::store::{CrawlConfig, CrawlDir, StrategyParams};
+use crate::strategy::LinkSelection;
 
 /// The crawl directory when `--crawl` is not given.
 pub const DEFAULT_CRAWL: &str = "segments";
@@ -61,7 +61,9 @@ pub enum Command {
     Updatedb(UpdateArgs),
     /// Run all phases for N rounds (finishing an interrupted round first)
     Crawl(CrawlArgs),
-    /// Run a SQL query over the crawl: tables crawldb, servers, dirs, fetchlist, fetch, parse, links, decisions
+    /// Re-run a strategy over the links of earlier rounds into a named decision set (the crawl is not changed)
+    Refilter(RefilterArgs),
+    /// Run a SQL query over the crawl: tables crawldb, servers, dirs, fetchlist, fetch, parse, links, decisions, decision_sets
     Sql(SqlArgs),
     /// Print the language report (pages per language, target first) and the harvest rate per round
     Report,
@@ -134,15 +136,64 @@ pub struct FetchArgs {
 
 #[derive(Debug, Args)]
 pub struct UpdateArgs {
-    /// Link selection strategy [default: the crawl's, else bfs]
+    /// Link selection strategy: bfs, tld-anchor, hard-focused, soft-focused,
+    /// server-aggressive, server-conservative, dir-conservative, ontology
+    /// [default: the crawl's, else bfs]
     #[arg(long, value_name = "NAME")]
     pub strategy: Option<String>,
     /// Target language (ja, jpn, th, ...) [default: the crawl's]
     #[arg(long)]
     pub lang: Option<String>,
-    /// Tamura's T: irrelevant pages a server may show before it is judged irrelevant [default: the crawl's, else 10]
+    #[command(flatten)]
+    pub params: StrategyArgs,
+}
+
+/// The strategies' parameters; each unset one keeps the crawl's value
+/// (crawl.json), else its default.
+#[derive(Debug, Args)]
+pub struct StrategyArgs {
+    /// Tamura's T: irrelevant pages a server (or directory) may show before it is judged irrelevant [default: 10]
     #[arg(long, value_name = "T")]
     pub tolerance: Option<u32>,
+    /// tld-anchor: the target's ccTLDs, comma-separated [default: per language, e.g. jp; cn,tw,hk]
+    #[arg(long, value_name = "TLD,...", value_delimiter = ',')]
+    pub tld: Option<Vec<String>>,
+    /// Whether a Han-only anchor counts as Japanese or Chinese [default: true]
+    #[arg(long, value_name = "BOOL")]
+    pub han_matches: Option<bool>,
+    /// ontology: follow a link whose OBRS exceeds this [default: 5, the paper's Min_OntRel]
+    #[arg(long, value_name = "X")]
+    pub min_ont_rel: Option<f64>,
+    /// ontology: else follow it if its LARS (a rule probability) exceeds this [default: 0.3]
+    #[arg(long, value_name = "X")]
+    pub min_la_rel: Option<f64>,
+    /// ontology: the class sought [default: the class of the most important term]
+    #[arg(long, value_name = "CLASS")]
+    pub target_class: Option<String>,
+    /// ontology: importance table, CSV term,importance,class [default: sql/tables/importance.csv]
+    #[arg(long, value_name = "FILE")]
+    pub importance: Option<PathBuf>,
+    /// ontology: bilingual dictionary, CSV source_term,target_term [default: sql/tables/dictionary.csv]
+    #[arg(long, value_name = "FILE")]
+    pub dictionary: Option<PathBuf>,
+    /// ontology: class rules, CSV from_class,to_class,probability [default: sql/tables/class_rules.csv]
+    #[arg(long, value_name = "FILE")]
+    pub class_rules: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RefilterArgs {
+    #[command(flatten)]
+    pub update: UpdateArgs,
+    /// Name of the decision set written in each round (decisions-NAME) [default: the strategy's name]
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Rounds to refilter: A..B, A.., ..B or A [default: all merged rounds]
+    #[arg(long, value_name = "A..B")]
+    pub rounds: Option<crate::refilter::RoundRange>,
+    /// Print, per round, the set beside the crawl's own decisions (without --strategy: compare an existing set)
+    #[arg(long)]
+    pub compare: bool,
 }
 
 #[derive(Debug, Args)]
@@ -259,11 +310,14 @@ pub async fn run(cli: Cli) -> Result<()> {
         }
         Command::Updatedb(args) => {
             let crawl = CrawlDir::open(&root)?;
-            let options = args.options(&crawl)?;
-            say(crate::updatedb::run(&engine, &crawl, &options)
+            let mut config = CrawlConfig::load(&crawl)?;
+            let selection = args.resolve(&mut config)?;
+            config.save(&crawl)?;
+            say(crate::updatedb::run(&engine, &crawl, &selection)
                 .await?
                 .to_string());
         }
+        Command::Refilter(args) => run_refilter(&engine, &root, args, quiet).await?,
         Command::Crawl(args) => run_crawl(&engine, &root, args, quiet).await?,
         Command::Sql(args) => {
             let crawl = CrawlDir::open(&root)?;
@@ -303,39 +357,30 @@ fn with_newline(mut text: String) -> String {
 /// A crawl.json for a new crawl in `lang`.
 pub fn new_config(lang: &str) -> Result<CrawlConfig> {
     let lang = TargetLang::parse(lang)?;
-    Ok(CrawlConfig {
-        target_tlds: lang.default_tlds(),
+    let mut config = CrawlConfig {
         target_lang: Some(lang.code().to_string()),
         ..CrawlConfig::default()
-    })
+    };
+    config.params.target_tlds = lang.default_tlds();
+    Ok(config)
 }
 
 async fn run_crawl(engine: &Engine, root: &Path, args: &CrawlArgs, quiet: bool) -> Result<()> {
-    let lang = args
-        .update
-        .lang
-        .as_deref()
-        .map(TargetLang::parse)
-        .transpose()?;
-    if args.seeds.is_none() {
-        CrawlDir::open(root)?;
-    }
-    let mut config = match CrawlDir::open(root) {
-        Ok(crawl) => CrawlConfig::load(&crawl)?,
-        Err(_) => CrawlConfig::default(),
+    let existing = match CrawlDir::open(root) {
+        Ok(crawl) => Some(crawl),
+        Err(e) if args.seeds.is_some() => {
+            if root.join("crawl.json").exists() {
+                return Err(e);
+            }
+            None
+        }
+        Err(e) => return Err(e),
     };
-    if let Some(lang) = &lang {
-        config.target_lang = Some(lang.code().to_string());
-        config.target_tlds = lang.default_tlds();
-    }
-    let target = config.target_lang.clone().ok_or_else(missing_lang)?;
-    let update = UpdateOptions {
-        strategy: crate::strategy::find(
-            args.update.strategy.as_deref().unwrap_or(&config.strategy),
-        )?,
-        target_lang: TargetLang::parse(&target)?,
-        tolerance: args.update.tolerance.unwrap_or(config.tolerance),
+    let mut config = match &existing {
+        Some(crawl) => CrawlConfig::load(crawl)?,
+        None => CrawlConfig::default(),
     };
+    let update = args.update.resolve(&mut config)?;
     let options = crate::crawl::CrawlOptions {
         seeds: args.seeds.clone(),
         rounds: args.rounds,
@@ -351,6 +396,57 @@ async fn run_crawl(engine: &Engine, root: &Path, args: &CrawlArgs, quiet: bool) 
     let crawl = crate::crawl::run(engine, root, &options, config, &mut say).await?;
     if !quiet {
         println!("\n{}", crate::report::full_report(engine, &crawl).await?);
+    }
+    Ok(())
+}
+
+async fn run_refilter(
+    engine: &Engine,
+    root: &Path,
+    args: &RefilterArgs,
+    quiet: bool,
+) -> Result<()> {
+    let crawl = CrawlDir::open(root)?;
+    let name = match (&args.name, &args.update.strategy) {
+        (Some(name), _) => name.clone(),
+        (None, Some(strategy)) => strategy.clone(),
+        (None, None) if args.compare => {
+            return Err(Error::Usage(
+                "--compare without --strategy compares an existing set: name it with --name".into(),
+            ))
+        }
+        (None, None) => {
+            return Err(Error::Usage(
+                "--strategy is required: the strategy to re-run (e.g. server-conservative)".into(),
+            ))
+        }
+    };
+    if args.update.strategy.is_some() {
+        // The crawl's settings are the base; nothing is saved back.
+        let mut config = CrawlConfig::load(&crawl)?;
+        let options = crate::refilter::RefilterOptions {
+            selection: args.update.resolve(&mut config)?,
+            name: name.clone(),
+            rounds: args.rounds.unwrap_or_default(),
+        };
+        for round in crate::refilter::run(engine, &crawl, &options).await? {
+            if !quiet {
+                println!(
+                    "refilter round {}: {} links decided, {} accepted -> {}",
+                    round.round,
+                    round.links,
+                    round.accepted,
+                    crawl.decision_set(round.round, &name).display()
+                );
+            }
+        }
+    }
+    if args.compare {
+        let table = crate::refilter::compare(engine, &crawl, &name).await?;
+        println!(
+            "Decision set {name:?} beside the crawl's own decisions:\n{}",
+            crate::report::format(&table, Format::Table)?
+        );
     }
     Ok(())
 }
@@ -401,27 +497,95 @@ impl FetchArgs {
 }
 
 impl UpdateArgs {
-    /// Resolves the flags against crawl.json and saves what they change.
-    fn options(&self, crawl: &CrawlDir) -> Result<UpdateOptions> {
-        let mut config = CrawlConfig::load(crawl)?;
+    /// The link selection the flags ask for, over the crawl's settings;
+    /// `config` takes the result (the caller saves it, or not).
+    pub fn resolve(&self, config: &mut CrawlConfig) -> Result<LinkSelection> {
         let lang = match &self.lang {
             Some(lang) => TargetLang::parse(lang)?,
             None => TargetLang::parse(config.target_lang.as_deref().ok_or_else(missing_lang)?)?,
         };
         let strategy = crate::strategy::find(self.strategy.as_deref().unwrap_or(&config.strategy))?;
         if config.target_lang.as_deref() != Some(lang.code()) {
-            config.target_tlds = lang.default_tlds();
+            config.params.target_tlds = lang.default_tlds();
             config.target_lang = Some(lang.code().to_string());
         }
         config.strategy = strategy.name.to_string();
-        config.tolerance = self.tolerance.unwrap_or(config.tolerance);
-        config.save(crawl)?;
-        Ok(UpdateOptions {
+        self.params.apply(&mut config.params)?;
+        Ok(LinkSelection {
             strategy,
             target_lang: lang,
-            tolerance: config.tolerance,
+            params: config.params.clone(),
         })
     }
+}
+
+impl StrategyArgs {
+    /// Sets the parameters given on the command line.
+    fn apply(&self, params: &mut StrategyParams) -> Result<()> {
+        if let Some(tlds) = &self.tld {
+            params.target_tlds = tlds
+                .iter()
+                .map(|t| t.trim().trim_start_matches('.').to_ascii_lowercase())
+                .filter(|t| !t.is_empty())
+                .collect();
+        }
+        for (flag, value) in [
+            ("min-ont-rel", self.min_ont_rel),
+            ("min-la-rel", self.min_la_rel),
+        ] {
+            if value.is_some_and(|v| !v.is_finite()) {
+                return Err(Error::Usage(format!("--{flag}: must be a number")));
+            }
+        }
+        for (flag, file) in [
+            ("importance", &self.importance),
+            ("dictionary", &self.dictionary),
+            ("class-rules", &self.class_rules),
+        ] {
+            if let Some(file) = file.as_ref().filter(|f| !f.is_file()) {
+                return Err(Error::Usage(format!(
+                    "--{flag} {}: no such file",
+                    file.display()
+                )));
+            }
+        }
+        set(&mut params.tolerance, self.tolerance);
+        set(&mut params.han_matches, self.han_matches);
+        set(&mut params.min_ont_rel, self.min_ont_rel);
+        set(&mut params.min_la_rel, self.min_la_rel);
+        set_some(&mut params.target_class, &self.target_class);
+        set_some(
+            &mut params.importance,
+            &self.importance.as_deref().map(absolute),
+        );
+        set_some(
+            &mut params.dictionary,
+            &self.dictionary.as_deref().map(absolute),
+        );
+        set_some(
+            &mut params.class_rules,
+            &self.class_rules.as_deref().map(absolute),
+        );
+        Ok(())
+    }
+}
+
+fn set<T>(slot: &mut T, value: Option<T>) {
+    if let Some(value) = value {
+        *slot = value;
+    }
+}
+
+fn set_some<T: Clone>(slot: &mut Option<T>, value: &Option<T>) {
+    if value.is_some() {
+        slot.clone_from(value);
+    }
+}
+
+/// A table file's path as crawl.json keeps it: absolute, so later phases
+/// find it from any working directory.
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 async fn serve_websim(args: &WebsimArgs) -> Result<()> {

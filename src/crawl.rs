@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::fetch::FetchOptions;
 use crate::generate::GenerateOptions;
 use crate::store::{CrawlConfig, CrawlDir, Phase};
-use crate::updatedb::UpdateOptions;
+use crate::strategy::LinkSelection;
 
 #[derive(Debug, Clone)]
 pub struct CrawlOptions {
@@ -17,7 +17,7 @@ pub struct CrawlOptions {
     pub rounds: u32,
     pub generate: GenerateOptions,
     pub fetch: FetchOptions,
-    pub update: UpdateOptions,
+    pub update: LinkSelection,
 }
 
 /// Runs `options.rounds` rounds; each phase's one-line summary goes to `log`.
@@ -41,12 +41,22 @@ pub async fn run(
         log(report.to_string());
     }
     let crawl = CrawlDir::open(root)?;
+    save_selection(&crawl, &options.update)?;
     for _ in 0..options.rounds {
         if !finish_round(engine, &crawl, options, log).await? {
             break;
         }
     }
     Ok(crawl)
+}
+
+/// Records the target, strategy and parameters in crawl.json.
+fn save_selection(crawl: &CrawlDir, selection: &LinkSelection) -> Result<()> {
+    let mut config = CrawlConfig::load(crawl)?;
+    config.target_lang = Some(selection.target_lang.code().to_string());
+    config.strategy = selection.strategy.name.to_string();
+    config.params = selection.params.clone();
+    config.save(crawl)
 }
 
 /// Runs the phases the latest round still needs, generating a new round if

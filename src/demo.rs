@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::fetch::{client::ClientOptions, FetchOptions};
 use crate::generate::GenerateOptions;
 use crate::lang::TargetLang;
-use crate::updatedb::UpdateOptions;
+use crate::strategy::LinkSelection;
 use crate::websim::{spawn_background, Web, WebSpec};
 
 /// Front pages of Japanese hosts used as seeds, plus a few others.
@@ -52,11 +52,7 @@ pub async fn run(engine: &Engine, root: &Path, rounds: u32, quiet: bool) -> Resu
             max_crawl_delay: std::time::Duration::ZERO,
             quiet,
         },
-        update: UpdateOptions {
-            strategy: crate::strategy::find("bfs")?,
-            target_lang: TargetLang::parse("ja")?,
-            tolerance: 10,
-        },
+        update: LinkSelection::new(crate::strategy::find("bfs")?, TargetLang::parse("ja")?),
     };
     let config = crate::cli::new_config("ja")?;
     let mut log = say;

@@ -15,31 +15,41 @@ use futures::StreamExt;
 use crate::error::{Error, Result};
 use crate::store::segment::{SegmentWriter, Staged};
 
-/// The SQL files of the pipeline, by path under `sql/`.
+/// `(path, text)` of a file under `sql/`, embedded at build time.
+macro_rules! embedded {
+    ($path:literal) => {
+        ($path, include_str!(concat!("../sql/", $path)))
+    };
+}
+
+/// The SQL files of the pipeline and the tables the strategies join, by
+/// path under `sql/`.
 const EMBEDDED_SQL: &[(&str, &str)] = &[
-    ("generate.sql", include_str!("../sql/generate.sql")),
-    ("inject.sql", include_str!("../sql/inject.sql")),
-    ("round_pages.sql", include_str!("../sql/round_pages.sql")),
-    ("apply_fetch.sql", include_str!("../sql/apply_fetch.sql")),
-    ("server_stats.sql", include_str!("../sql/server_stats.sql")),
-    ("dir_stats.sql", include_str!("../sql/dir_stats.sql")),
-    ("decide.sql", include_str!("../sql/decide.sql")),
-    (
-        "merge_crawldb.sql",
-        include_str!("../sql/merge_crawldb.sql"),
-    ),
-    (
-        "language_report.sql",
-        include_str!("../sql/language_report.sql"),
-    ),
-    (
-        "harvest_by_round.sql",
-        include_str!("../sql/harvest_by_round.sql"),
-    ),
-    (
-        "strategies/bfs.sql",
-        include_str!("../sql/strategies/bfs.sql"),
-    ),
+    embedded!("generate.sql"),
+    embedded!("inject.sql"),
+    embedded!("round_pages.sql"),
+    embedded!("apply_fetch.sql"),
+    embedded!("server_stats.sql"),
+    embedded!("dir_stats.sql"),
+    embedded!("link_facts.sql"),
+    embedded!("decide.sql"),
+    embedded!("prune_queue.sql"),
+    embedded!("merge_crawldb.sql"),
+    embedded!("crawldb_at_round.sql"),
+    embedded!("compare_decisions.sql"),
+    embedded!("language_report.sql"),
+    embedded!("harvest_by_round.sql"),
+    embedded!("strategies/bfs.sql"),
+    embedded!("strategies/tld-anchor.sql"),
+    embedded!("strategies/hard-focused.sql"),
+    embedded!("strategies/soft-focused.sql"),
+    embedded!("strategies/server-aggressive.sql"),
+    embedded!("strategies/server-conservative.sql"),
+    embedded!("strategies/dir-conservative.sql"),
+    embedded!("strategies/ontology.sql"),
+    embedded!("tables/importance.csv"),
+    embedded!("tables/dictionary.csv"),
+    embedded!("tables/class_rules.csv"),
 ];
 
 /// Named values for a query's `$placeholders`.
@@ -168,6 +178,36 @@ impl Engine {
             .register_table(name, std::sync::Arc::new(table))
             .map(|_| ())
             .map_err(Error::sql(name))
+    }
+
+    /// Registers a CSV table (with a header row) as table `name`: the file
+    /// `path` if given, else the built-in `sql/<builtin>` (or its copy in
+    /// `--sql-dir`). Columns are read by position as `schema`'s.
+    pub fn register_csv(
+        &self,
+        name: &str,
+        schema: SchemaRef,
+        path: Option<&Path>,
+        builtin: &str,
+    ) -> Result<()> {
+        let (origin, text) = match path {
+            Some(path) => (
+                path.display().to_string(),
+                std::fs::read_to_string(path).map_err(|e| {
+                    Error::Usage(format!("reading table {name} from {}: {e}", path.display()))
+                })?,
+            ),
+            None => (format!("sql/{builtin}"), self.sql_text(builtin)?),
+        };
+        let bad_table = |e: datafusion::arrow::error::ArrowError| {
+            Error::Usage(format!("table {name} in {origin}: {e}"))
+        };
+        let reader = datafusion::arrow::csv::ReaderBuilder::new(schema.clone())
+            .with_header(true)
+            .build(std::io::Cursor::new(text.into_bytes()))
+            .map_err(bad_table)?;
+        let batches = reader.collect::<Result<Vec<_>, _>>().map_err(bad_table)?;
+        self.register_batches(name, schema, batches)
     }
 
     /// Registers a planned query as view `name`.

@@ -92,7 +92,7 @@ pub async fn run(
     } else if let Some(config) = config {
         let mut current = CrawlConfig::load(&crawl)?;
         current.target_lang = config.target_lang.or(current.target_lang);
-        current.target_tlds = config.target_tlds;
+        current.params.target_tlds = config.params.target_tlds;
         current.save(&crawl)?;
     }
     let merged = crawl.merged_round()?;

@@ -16,6 +16,7 @@ pub mod generate;
 pub mod inject;
 pub mod lang;
 pub mod parse;
+pub mod refilter;
 pub mod report;
 pub mod store;
 pub mod strategy;

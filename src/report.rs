@@ -2,6 +2,7 @@
 //! view, every round's segments with a `round` column) for SQL, prints query
 //! results as a table, CSV or JSON, and runs the language report.
 
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use datafusion::arrow::array::RecordBatch;
@@ -10,7 +11,7 @@ use datafusion::prelude::{col, lit};
 
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
-use crate::store::{CrawlConfig, CrawlDir, Phase};
+use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, CRAWL_DECISION_SET};
 
 /// How query results are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -29,13 +30,15 @@ impl FromStr for Format {
 }
 
 /// Registers `crawldb`, `servers`, `dirs` and, for each phase, a table over
-/// all rounds with a `round` column. `content` keeps the fetch bytes. A
-/// segment that cannot be read is left out, with a warning on stderr, so
-/// that the rest of the crawl can still be inspected.
+/// all rounds with a `round` column; `decision_sets` holds the crawl's own
+/// decisions (set `crawl`) and every set `refilter` wrote, with a
+/// `decision_set` column. `content` keeps the fetch bytes. A segment that
+/// cannot be read is left out, with a warning on stderr, so that the rest
+/// of the crawl can still be inspected.
 pub async fn register_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) -> Result<()> {
     let config = CrawlConfig::load(crawl)?;
     crate::inject::register_crawldb(engine, crawl).await?;
-    let params = Params::new().set("tolerance", config.tolerance as i64);
+    let params = Params::new().set("tolerance", config.params.tolerance as i64);
     engine.register_view(
         "pages",
         engine
@@ -46,33 +49,59 @@ pub async fn register_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) ->
     )?;
     let views = [("servers", "server_stats.sql"), ("dirs", "dir_stats.sql")];
     engine.register_query_views(&views, &params).await?;
+    let rounds = crawl.rounds()?;
     for phase in Phase::ALL {
-        register_phase(engine, crawl, phase, content).await?;
+        let parts = rounds
+            .iter()
+            .filter(|&&round| crawl.has(round, phase))
+            .map(|&round| Part::of(round, None, crawl.segment(round, phase)))
+            .collect();
+        register_union(engine, phase.dir_name(), parts, content).await?;
     }
-    Ok(())
+    let mut sets = Vec::new();
+    for &round in &rounds {
+        if crawl.has(round, Phase::Decisions) {
+            let path = crawl.segment(round, Phase::Decisions);
+            sets.push(Part::of(round, Some(CRAWL_DECISION_SET), path));
+        }
+        for name in crawl.decision_sets(round)? {
+            let path = crawl.decision_set(round, &name);
+            sets.push(Part::of(round, Some(&name), path));
+        }
+    }
+    register_union(engine, "decision_sets", sets, content).await
 }
 
-/// The union of one phase's segments over all rounds, as table `<phase>`.
-async fn register_phase(
+/// One segment of a table over many: its round, its decision set, its folder.
+struct Part {
+    round: RoundId,
+    set: Option<String>,
+    path: PathBuf,
+}
+
+impl Part {
+    fn of(round: RoundId, set: Option<&str>, path: PathBuf) -> Self {
+        Part {
+            round,
+            set: set.map(str::to_string),
+            path,
+        }
+    }
+}
+
+/// The union of `parts` as table `table`, with a `round` column (and a
+/// `decision_set` column where the parts name one).
+async fn register_union(
     engine: &Engine,
-    crawl: &CrawlDir,
-    phase: Phase,
+    table: &str,
+    parts: Vec<Part>,
     content: bool,
 ) -> Result<()> {
     let mut union: Option<DataFrame> = None;
-    for round in crawl.rounds()? {
-        if !crawl.has(round, phase) {
-            continue;
-        }
-        let name = format!("{}_{round}", phase.dir_name());
-        if let Err(e) = engine
-            .register_segment(&name, &crawl.segment(round, phase))
-            .await
-        {
-            eprintln!(
-                "langcrawl: warning: left out of table {}: {e}",
-                phase.dir_name()
-            );
+    for (index, part) in parts.iter().enumerate() {
+        let name = format!("{table}_{index}");
+        if let Err(e) = engine.register_segment(&name, &part.path).await {
+            eprintln!("langcrawl: warning: left out of table {table}: {e}");
             continue;
         }
         let df = engine
@@ -80,7 +109,10 @@ async fn register_phase(
             .table(&name)
             .await
             .map_err(Error::sql(&name))?;
-        let mut columns = vec![lit(round.0 as i32).alias("round")];
+        let mut columns = vec![lit(part.round.0 as i32).alias("round")];
+        if let Some(set) = &part.set {
+            columns.push(lit(set.clone()).alias("decision_set"));
+        }
         columns.extend(
             df.schema()
                 .fields()
@@ -95,7 +127,7 @@ async fn register_phase(
         });
     }
     match union {
-        Some(df) => engine.register_view(phase.dir_name(), df),
+        Some(df) => engine.register_view(table, df),
         None => Ok(()),
     }
 }

@@ -1,27 +1,88 @@
-//! The strategy registry: each link-selection strategy is one SQL file under
-//! `sql/strategies/` plus one entry here. The registry feeds `--strategy`.
+//! Link selection — where links are filtered. Each strategy is one SQL file
+//! under `sql/strategies/` plus one entry in [`STRATEGIES`]. This module
+//! registers what the strategies read (the server and directory views,
+//! `link_facts`, the data tables) and turns a round's links into decision
+//! rows; `updatedb` and `refilter` both decide through it.
 
+use datafusion::dataframe::DataFrame;
+
+use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
+use crate::lang::TargetLang;
+use crate::store::schema::{CLASS_RULES, DICTIONARY, IMPORTANCE, TARGET_TLDS};
+use crate::store::StrategyParams;
 
-/// A link-selection strategy: SQL over the round's `links` (and the server
-/// and directory views, and the crawldb) returning
+/// What a strategy does with URLs still queued on a server (or in a
+/// directory) that has turned irrelevant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prune {
+    Nothing,
+    Servers,
+    Dirs,
+}
+
+/// A link-selection strategy: SQL over `link_facts` (and, for `ontology`,
+/// the source pages and the data tables) returning
 /// `src_url, url, accepted, priority, reason`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Strategy {
     pub name: &'static str,
     /// Path under `sql/`.
     pub sql: &'static str,
-    /// The `$params` the SQL binds, besides the ones every strategy may use.
-    pub params: &'static [&'static str],
+    pub prune: Prune,
     pub about: &'static str,
 }
 
-pub const STRATEGIES: &[Strategy] = &[Strategy {
-    name: "bfs",
-    sql: "strategies/bfs.sql",
-    params: &[],
-    about: "Nutch's default (the papers' control group): follow every link, breadth first",
-}];
+pub const STRATEGIES: &[Strategy] = &[
+    Strategy {
+        name: "bfs",
+        sql: "strategies/bfs.sql",
+        prune: Prune::Nothing,
+        about: "Nutch's default (the papers' control group): follow every link, breadth first",
+    },
+    Strategy {
+        name: "tld-anchor",
+        sql: "strategies/tld-anchor.sql",
+        prune: Prune::Nothing,
+        about: "Chan & Yamana: follow links into the target ccTLDs (--tld), else links whose anchor is in the target language",
+    },
+    Strategy {
+        name: "hard-focused",
+        sql: "strategies/hard-focused.sql",
+        prune: Prune::Nothing,
+        about: "Tamura: follow only the links of pages in the target language",
+    },
+    Strategy {
+        name: "soft-focused",
+        sql: "strategies/soft-focused.sql",
+        prune: Prune::Nothing,
+        about: "Tamura: follow every link, those of target-language pages first",
+    },
+    Strategy {
+        name: "server-aggressive",
+        sql: "strategies/server-aggressive.sql",
+        prune: Prune::Servers,
+        about: "Tamura §4.1: drop links to servers judged irrelevant (--tolerance T), the rest by page language",
+    },
+    Strategy {
+        name: "server-conservative",
+        sql: "strategies/server-conservative.sql",
+        prune: Prune::Servers,
+        about: "Tamura §4.2: as server-aggressive, and servers without a target page may not open unvisited servers",
+    },
+    Strategy {
+        name: "dir-conservative",
+        sql: "strategies/dir-conservative.sql",
+        prune: Prune::Dirs,
+        about: "Tamura §4.3: the conservative rule per top-level directory instead of per server",
+    },
+    Strategy {
+        name: "ontology",
+        sql: "strategies/ontology.sql",
+        prune: Prune::Nothing,
+        about: "Kumar & Vig: OBRS of the (transcribed) link context over --importance, else LARS over --class-rules",
+    },
+];
 
 /// The strategy called `name`, or an error listing the known ones.
 pub fn find(name: &str) -> Result<&'static Strategy> {
@@ -32,6 +93,124 @@ pub fn find(name: &str) -> Result<&'static Strategy> {
             known.join(", ")
         ))
     })
+}
+
+/// A strategy with its target and parameters: everything needed to decide
+/// a round's links.
+#[derive(Debug, Clone)]
+pub struct LinkSelection {
+    pub strategy: &'static Strategy,
+    pub target_lang: TargetLang,
+    pub params: StrategyParams,
+}
+
+impl LinkSelection {
+    /// `strategy` for `target_lang` with the default parameters (and the
+    /// language's default ccTLDs).
+    pub fn new(strategy: &'static Strategy, target_lang: TargetLang) -> Self {
+        let params = StrategyParams {
+            target_tlds: target_lang.default_tlds(),
+            ..StrategyParams::default()
+        };
+        LinkSelection {
+            strategy,
+            target_lang,
+            params,
+        }
+    }
+
+    /// The SQL parameters of every strategy file, bound by name.
+    pub fn sql_params(&self) -> Params {
+        let p = &self.params;
+        Params::new()
+            .set("target_lang", self.target_lang.code())
+            .set("tolerance", p.tolerance as i64)
+            .set("han_matches", p.han_matches)
+            .set("min_ont_rel", p.min_ont_rel)
+            .set("min_la_rel", p.min_la_rel)
+            .set("target_class", p.target_class.clone().unwrap_or_default())
+            .set(
+                "prune",
+                match self.strategy.prune {
+                    Prune::Dirs => "dir",
+                    _ => "server",
+                },
+            )
+    }
+
+    /// Registers what the strategies read: the data tables, the server and
+    /// directory views and `link_facts`. Expects `pages` (crawldb rows with
+    /// the round applied), `links` and `parse` to be registered.
+    pub async fn register_inputs(&self, engine: &Engine) -> Result<()> {
+        self.register_tables(engine)?;
+        let views = [
+            ("servers", "server_stats.sql"),
+            ("dirs", "dir_stats.sql"),
+            ("link_facts", "link_facts.sql"),
+        ];
+        engine
+            .register_query_views(&views, &self.sql_params())
+            .await
+    }
+
+    fn register_tables(&self, engine: &Engine) -> Result<()> {
+        let mut tlds: Vec<&str> = self.params.target_tlds.iter().map(String::as_str).collect();
+        tlds.sort_unstable();
+        tlds.dedup();
+        let column = datafusion::arrow::array::StringArray::from(tlds);
+        let batch = datafusion::arrow::array::RecordBatch::try_new(
+            TARGET_TLDS.clone(),
+            vec![std::sync::Arc::new(column)],
+        )
+        .map_err(|e| Error::Other(format!("target_tlds: {e}")))?;
+        engine.register_batches("target_tlds", TARGET_TLDS.clone(), vec![batch])?;
+        let p = &self.params;
+        engine.register_csv(
+            "importance",
+            IMPORTANCE.clone(),
+            p.importance.as_deref(),
+            "tables/importance.csv",
+        )?;
+        engine.register_csv(
+            "dictionary",
+            DICTIONARY.clone(),
+            p.dictionary.as_deref(),
+            "tables/dictionary.csv",
+        )?;
+        engine.register_csv(
+            "class_rules",
+            CLASS_RULES.clone(),
+            p.class_rules.as_deref(),
+            "tables/class_rules.csv",
+        )
+    }
+
+    /// Every link's fate under the strategy (`sql/decide.sql`). Call after
+    /// [`register_inputs`](Self::register_inputs).
+    pub async fn link_decisions(&self, engine: &Engine) -> Result<DataFrame> {
+        let params = self.sql_params();
+        engine.register_view(
+            "strategy_out",
+            engine.query_file(self.strategy.sql, &params).await?,
+        )?;
+        engine.query_file("decide.sql", &params).await
+    }
+
+    /// The round's decisions: [`link_decisions`](Self::link_decisions) and,
+    /// for strategies that prune the queue, one row per queued URL dropped
+    /// (`sql/prune_queue.sql`).
+    pub async fn decisions(&self, engine: &Engine) -> Result<DataFrame> {
+        let decided = self.link_decisions(engine).await?;
+        if self.strategy.prune == Prune::Nothing {
+            return Ok(decided);
+        }
+        let pruned = engine
+            .query_file("prune_queue.sql", &self.sql_params())
+            .await?;
+        decided
+            .union(pruned)
+            .map_err(Error::sql("adding the pruned queue to the decisions"))
+    }
 }
 
 #[cfg(test)]
@@ -59,6 +238,6 @@ mod tests {
     #[test]
     fn unknown_strategy_lists_the_known_ones() {
         let err = find("server-agresive").unwrap_err().to_string();
-        assert!(err.contains("known: bfs"), "{err}");
+        assert!(err.contains("known: bfs, tld-anchor"), "{err}");
     }
 }

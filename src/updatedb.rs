@@ -1,23 +1,15 @@
-//! The updatedb phase: DataFusion SQL merges the round's fetch and parse
-//! results into the crawldb, computes the per-server view
-//! (`sql/server_stats.sql`), runs the strategy's SQL to decide every link
-//! (`decisions` segment) and adds the accepted new URLs as unfetched.
+//! The updatedb phase: DataFusion SQL applies the round's fetch and parse
+//! results to the crawldb, the strategy (`crate::strategy`) decides every
+//! link (`decisions` segment), and the merge adds the accepted new URLs as
+//! unfetched, raises the priority of queued URLs a link favoured, and marks
+//! URLs pruned from the queue `skipped`.
 
-use crate::engine::{Engine, Params};
+use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::inject::register_crawldb;
-use crate::lang::TargetLang;
 use crate::store::schema::{CRAWLDB, DECISIONS};
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
-use crate::strategy::Strategy;
-
-#[derive(Debug, Clone)]
-pub struct UpdateOptions {
-    pub strategy: &'static Strategy,
-    pub target_lang: TargetLang,
-    /// Tamura's T for the server view.
-    pub tolerance: u32,
-}
+use crate::strategy::LinkSelection;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct UpdateReport {
@@ -25,6 +17,8 @@ pub struct UpdateReport {
     pub links: usize,
     pub accepted: usize,
     pub new_urls: usize,
+    /// Queued URLs dropped because their server (or directory) turned irrelevant.
+    pub skipped: usize,
     pub crawldb_urls: usize,
 }
 
@@ -32,8 +26,8 @@ impl std::fmt::Display for UpdateReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "updatedb round {:05}: {} links decided, {} accepted, {} new URLs; crawldb has {} URLs",
-            self.round, self.links, self.accepted, self.new_urls, self.crawldb_urls
+            "updatedb round {:05}: {} links decided, {} accepted, {} new URLs, {} queued URLs skipped; crawldb has {} URLs",
+            self.round, self.links, self.accepted, self.new_urls, self.skipped, self.crawldb_urls
         )
     }
 }
@@ -42,7 +36,7 @@ impl std::fmt::Display for UpdateReport {
 pub async fn run(
     engine: &Engine,
     crawl: &CrawlDir,
-    options: &UpdateOptions,
+    selection: &LinkSelection,
 ) -> Result<UpdateReport> {
     let round = crawl.round_to_merge()?;
     let stale = crawl.segment(round, Phase::Decisions);
@@ -50,29 +44,25 @@ pub async fn run(
         std::fs::remove_dir_all(&stale).map_err(Error::io(&stale))?;
     }
     register_round(engine, crawl, round).await?;
-    let params = Params::new()
-        .set("round", round.0 as i32)
-        .set("target_lang", options.target_lang.code())
-        .set("tolerance", options.tolerance as i64);
+    let params = selection.sql_params().set("round", round.0 as i32);
     let crawldb_before = engine.count_rows("crawldb", None).await?;
     let links = engine.count_rows("links", None).await?;
 
     let views = [
         ("round_pages", "round_pages.sql"),
         ("pages", "apply_fetch.sql"),
-        ("servers", "server_stats.sql"),
-        ("dirs", "dir_stats.sql"),
-        ("strategy_out", options.strategy.sql),
     ];
     engine.register_query_views(&views, &params).await?;
+    selection.register_inputs(engine).await?;
 
-    let decisions = engine.query_file("decide.sql", &params).await?;
+    let decisions = selection.decisions(engine).await?;
     let staged = engine
         .write(decisions, SegmentWriter::create(&stale, DECISIONS.clone())?)
         .await?;
     staged.commit()?;
     engine.register_segment("decisions", &stale).await?;
     let accepted = engine.count_rows("decisions", Some("accepted")).await?;
+    let skipped = engine.count_rows("decisions", None).await? - links;
 
     let merged = engine.query_file("merge_crawldb.sql", &params).await?;
     let staged = engine
@@ -88,6 +78,7 @@ pub async fn run(
         links,
         accepted,
         new_urls: crawldb_urls - crawldb_before,
+        skipped,
         crawldb_urls,
     };
     CrawlConfig::record(crawl, "updatedb", round.0, &report.to_string())?;

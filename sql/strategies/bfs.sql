@@ -1,11 +1,11 @@
 -- bfs: Nutch's default and the papers' control group — follow every link,
 -- first in, first out by depth (all priorities equal).
--- inputs:  links (the round's outlinks and redirects)
+-- inputs:  link_facts
 -- params:  none
 -- output:  src_url, url, accepted, priority, reason
 SELECT src_url,
-       dst_url AS url,
+       url,
        true AS accepted,
        CAST(0.0 AS DOUBLE) AS priority,
        CASE WHEN kind = 'redirect' THEN 'redirect' ELSE 'follow-all' END AS reason
-FROM links
+FROM link_facts

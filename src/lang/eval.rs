@@ -33,7 +33,7 @@ pub fn load_paragraphs(dir: &Path) -> Result<Vec<Sample>> {
     for path in files {
         let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
         let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-        let lang = stem.split('_').next().unwrap_or_default().to_string();
+        let lang = whatlang_code(stem.split('_').next().unwrap_or_default()).to_string();
         samples.extend(
             text.lines()
                 .map(str::trim)
@@ -45,6 +45,24 @@ pub fn load_paragraphs(dir: &Path) -> Result<Vec<Sample>> {
         );
     }
     Ok(samples)
+}
+
+/// Corpus codes for individual languages whose macrolanguage whatlang
+/// names (Standard Arabic → Arabic, North Azerbaijani → Azerbaijani,
+/// Northern Uzbek → Uzbek, Eastern Yiddish → Yiddish).
+const MACROLANGUAGES: &[(&str, &str)] = &[
+    ("arb", "ara"),
+    ("azj", "aze"),
+    ("uzn", "uzb"),
+    ("ydd", "yid"),
+];
+
+/// The code whatlang uses for the corpus language `code`.
+pub fn whatlang_code(code: &str) -> &str {
+    MACROLANGUAGES
+        .iter()
+        .find(|(individual, _)| *individual == code)
+        .map_or(code, |(_, macro_code)| macro_code)
 }
 
 /// True if whatlang knows the language `code`.

@@ -1,6 +1,8 @@
 //! `crawl.json`: the crawl's target language, strategy and parameters, and
 //! a log of what each phase did. Written atomically (temp file, rename).
 
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
 use super::layout::CrawlDir;
@@ -11,13 +13,55 @@ pub struct CrawlConfig {
     /// ISO 639-3 code of the target language, once one was given.
     pub target_lang: Option<String>,
     pub strategy: String,
-    /// Tamura's T: irrelevant pages a server may show before it is judged irrelevant.
-    pub tolerance: u32,
-    /// ccTLDs that count as the target country.
-    pub target_tlds: Vec<String>,
+    /// The strategies' parameters (stored flat beside `strategy`).
+    #[serde(flatten)]
+    pub params: StrategyParams,
     /// One line per completed phase run, oldest first.
     #[serde(default)]
     pub log: Vec<PhaseLog>,
+}
+
+/// The parameters of the link-selection strategies; each strategy reads
+/// the ones it needs. Table files left unset use the built-in tables under
+/// `sql/tables/`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct StrategyParams {
+    /// Tamura's T: irrelevant pages a server (or directory) may show before
+    /// it is judged irrelevant.
+    pub tolerance: u32,
+    /// ccTLDs that count as the target country (`tld-anchor`).
+    pub target_tlds: Vec<String>,
+    /// A Han-only anchor counts as a Japanese or Chinese target's language.
+    pub han_matches: bool,
+    /// `ontology`: follow a link whose OBRS exceeds this.
+    pub min_ont_rel: f64,
+    /// `ontology`: else follow it if its LARS exceeds this.
+    pub min_la_rel: f64,
+    /// `ontology`: the class sought (default: the class of the most important term).
+    pub target_class: Option<String>,
+    /// `ontology`: CSV `term,importance,class`.
+    pub importance: Option<PathBuf>,
+    /// `ontology`: CSV `source_term,target_term`.
+    pub dictionary: Option<PathBuf>,
+    /// `ontology`: CSV `from_class,to_class,probability`.
+    pub class_rules: Option<PathBuf>,
+}
+
+impl Default for StrategyParams {
+    fn default() -> Self {
+        StrategyParams {
+            tolerance: 10,
+            target_tlds: Vec::new(),
+            han_matches: true,
+            min_ont_rel: 5.0,
+            min_la_rel: 0.3,
+            target_class: None,
+            importance: None,
+            dictionary: None,
+            class_rules: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -32,8 +76,7 @@ impl Default for CrawlConfig {
         CrawlConfig {
             target_lang: None,
             strategy: "bfs".into(),
-            tolerance: 10,
-            target_tlds: Vec::new(),
+            params: StrategyParams::default(),
             log: Vec::new(),
         }
     }

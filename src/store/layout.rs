@@ -73,6 +73,20 @@ const CRAWLDB_OLD: &str = "crawldb.old";
 const MERGED_ROUND: &str = "_merged_round";
 /// Marks a folder being written; removed (or left behind by a crash).
 const TEMP_MARK: &str = ".tmp-";
+/// Between `decisions` and a refiltered decision set's name.
+const DECISION_SET_MARK: &str = "-";
+/// The name the crawl's own decisions go by beside refiltered sets.
+pub const CRAWL_DECISION_SET: &str = "crawl";
+
+/// True if `name` can name a refiltered decision set: letters, digits,
+/// `-` and `_`, and not the crawl's own set.
+pub fn valid_set_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != CRAWL_DECISION_SET
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
 
 /// An opened crawl directory.
 #[derive(Debug, Clone)]
@@ -124,6 +138,33 @@ impl CrawlDir {
 
     pub fn segment(&self, round: RoundId, phase: Phase) -> PathBuf {
         self.round_dir(round).join(phase.dir_name())
+    }
+
+    /// The folder of the decision set `name` of a round (written by
+    /// `refilter` beside the crawl's own `decisions`).
+    pub fn decision_set(&self, round: RoundId, name: &str) -> PathBuf {
+        self.round_dir(round).join(format!(
+            "{}{DECISION_SET_MARK}{name}",
+            Phase::Decisions.dir_name()
+        ))
+    }
+
+    /// The names of a round's refiltered decision sets, sorted.
+    pub fn decision_sets(&self, round: RoundId) -> Result<Vec<String>> {
+        let dir = self.round_dir(round);
+        let prefix = format!("{}{DECISION_SET_MARK}", Phase::Decisions.dir_name());
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .map_err(Error::io(&dir))?
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let set = name.strip_prefix(&prefix)?.to_string();
+                valid_set_name(&set).then_some(set)
+            })
+            .collect();
+        names.sort();
+        Ok(names)
     }
 
     pub fn has(&self, round: RoundId, phase: Phase) -> bool {

@@ -134,3 +134,34 @@ pub static DECISIONS: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("reason", false),
     ]))
 });
+
+/// `target_tlds`: the ccTLDs of `tld-anchor` (from crawl.json).
+pub static TARGET_TLDS: LazyLock<SchemaRef> =
+    LazyLock::new(|| Arc::new(Schema::new(vec![utf8("tld", false)])));
+
+/// `importance` (CSV): Kumar & Vig's importance table, each term with the
+/// class it describes.
+pub static IMPORTANCE: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("term", false),
+        float64("importance", false),
+        utf8("class", true),
+    ]))
+});
+
+/// `dictionary` (CSV): a bilingual dictionary of single words.
+pub static DICTIONARY: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("source_term", false),
+        utf8("target_term", false),
+    ]))
+});
+
+/// `class_rules` (CSV): class-transition rules `from → to (probability)`.
+pub static CLASS_RULES: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("from_class", false),
+        utf8("to_class", false),
+        float64("probability", false),
+    ]))
+});

@@ -47,6 +47,20 @@ impl Staged {
         std::fs::rename(&self.temp_dir, &self.final_dir).map_err(Error::io(&self.temp_dir))?;
         Ok(self.rows)
     }
+
+    /// Renames the staged folder into place, replacing a folder that is
+    /// there (for derived segments only: the old one is moved aside first
+    /// and removed last, and a crash in between leaves it to be cleaned up).
+    pub fn replace(self) -> Result<usize> {
+        if self.final_dir.exists() {
+            let aside = PathBuf::from(format!("{}-old", temp_dir_for(&self.final_dir).display()));
+            std::fs::rename(&self.final_dir, &aside).map_err(Error::io(&self.final_dir))?;
+            std::fs::rename(&self.temp_dir, &self.final_dir).map_err(Error::io(&self.temp_dir))?;
+            std::fs::remove_dir_all(&aside).map_err(Error::io(&aside))?;
+            return Ok(self.rows);
+        }
+        self.commit()
+    }
 }
 
 impl SegmentWriter {

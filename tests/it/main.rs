@@ -5,4 +5,5 @@ mod errors;
 mod langid;
 mod phases;
 mod recovery;
+mod strategies;
 mod util;

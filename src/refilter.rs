@@ -1,0 +1,216 @@
+//! `refilter`: re-run a strategy over the stored links of earlier rounds,
+//! each round against the crawldb as it stood when that round was merged
+//! (`sql/crawldb_at_round.sql`), and write the decisions as a named set
+//! beside the crawl's own (`<round>/decisions-<name>/`). The crawl itself —
+//! crawldb, segments, crawl.json — is never modified. `compare` sets a named
+//! set beside the crawl's decisions (`sql/compare_decisions.sql`).
+
+use datafusion::arrow::array::RecordBatch;
+use serde::Serialize;
+
+use crate::engine::{Engine, Params};
+use crate::error::{Error, Result};
+use crate::inject::register_crawldb;
+use crate::store::schema::DECISIONS;
+use crate::store::{
+    valid_set_name, CrawlDir, Phase, RoundId, SegmentWriter, StrategyParams, CRAWL_DECISION_SET,
+};
+use crate::strategy::LinkSelection;
+
+/// Which rounds to refilter: `A..B`, `A..`, `..B` or `A` (inclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RoundRange {
+    pub first: Option<u32>,
+    pub last: Option<u32>,
+}
+
+impl std::str::FromStr for RoundRange {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<Self, String> {
+        let number = |part: &str| -> std::result::Result<Option<u32>, String> {
+            if part.is_empty() {
+                return Ok(None);
+            }
+            part.parse()
+                .map(Some)
+                .map_err(|_| format!("{text:?}: not a round range (A..B, A.., ..B or A)"))
+        };
+        let range = match text.split_once("..") {
+            Some((first, last)) => RoundRange {
+                first: number(first)?,
+                last: number(last)?,
+            },
+            None => {
+                let round = number(text)?;
+                RoundRange {
+                    first: round,
+                    last: round,
+                }
+            }
+        };
+        match (range.first, range.last) {
+            (Some(a), Some(b)) if a > b => {
+                Err(format!("{text:?}: the first round is after the last"))
+            }
+            _ => Ok(range),
+        }
+    }
+}
+
+impl RoundRange {
+    fn contains(&self, round: RoundId) -> bool {
+        self.first.is_none_or(|a| round.0 >= a) && self.last.is_none_or(|b| round.0 <= b)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct RefilterOptions {
+    pub selection: LinkSelection,
+    /// The decision set's name (`decisions-<name>` in each round).
+    pub name: String,
+    pub rounds: RoundRange,
+}
+
+/// One round's refiltered decisions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundRefiltered {
+    pub round: RoundId,
+    pub links: usize,
+    pub accepted: usize,
+}
+
+/// Written beside each set's Parquet file: how it was made.
+#[derive(Debug, Serialize)]
+struct SetProvenance<'a> {
+    strategy: &'a str,
+    target_lang: &'a str,
+    #[serde(flatten)]
+    params: &'a StrategyParams,
+}
+
+const PROVENANCE_FILE: &str = "_strategy.json";
+
+/// Writes the decision set `options.name` for every merged round in range.
+pub async fn run(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    options: &RefilterOptions,
+) -> Result<Vec<RoundRefiltered>> {
+    if !valid_set_name(&options.name) {
+        return Err(Error::Usage(format!(
+            "--name {:?}: a decision set name is letters, digits, - and _ (and not {CRAWL_DECISION_SET:?})",
+            options.name
+        )));
+    }
+    let rounds = rounds_to_refilter(crawl, options.rounds)?;
+    let mut done = Vec::new();
+    for round in rounds {
+        done.push(refilter_round(engine, crawl, options, round).await?);
+    }
+    Ok(done)
+}
+
+/// The merged rounds in `range` that have links; an error if there are none.
+fn rounds_to_refilter(crawl: &CrawlDir, range: RoundRange) -> Result<Vec<RoundId>> {
+    let merged = crawl.merged_round()?;
+    let rounds: Vec<RoundId> = crawl
+        .rounds()?
+        .into_iter()
+        .filter(|&r| r <= merged && range.contains(r) && crawl.has(r, Phase::Links))
+        .collect();
+    if rounds.is_empty() {
+        return Err(Error::NothingToDo(format!(
+            "{}: no merged round with links in the range given; run a crawl round first",
+            crawl.root().display()
+        )));
+    }
+    Ok(rounds)
+}
+
+async fn refilter_round(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    options: &RefilterOptions,
+    round: RoundId,
+) -> Result<RoundRefiltered> {
+    register_crawldb(engine, crawl).await?;
+    for phase in [Phase::Links, Phase::Parse] {
+        engine
+            .register_segment(phase.dir_name(), &crawl.segment(round, phase))
+            .await?;
+    }
+    let selection = &options.selection;
+    let params = selection.sql_params().set("round", round.0 as i32);
+    engine
+        .register_query_views(&[("pages", "crawldb_at_round.sql")], &params)
+        .await?;
+    selection.register_inputs(engine).await?;
+    let decisions = selection.link_decisions(engine).await?;
+    let dir = crawl.decision_set(round, &options.name);
+    let staged = engine
+        .write(decisions, SegmentWriter::create(&dir, DECISIONS.clone())?)
+        .await?;
+    let provenance = SetProvenance {
+        strategy: selection.strategy.name,
+        target_lang: selection.target_lang.code(),
+        params: &selection.params,
+    };
+    let path = staged.temp_dir.join(PROVENANCE_FILE);
+    let json = serde_json::to_string_pretty(&provenance).expect("provenance serializes");
+    std::fs::write(&path, json).map_err(Error::io(&path))?;
+    let links = staged.replace()?;
+    engine.register_segment("refiltered_round", &dir).await?;
+    let accepted = engine
+        .count_rows("refiltered_round", Some("accepted"))
+        .await?;
+    Ok(RoundRefiltered {
+        round,
+        links,
+        accepted,
+    })
+}
+
+/// Per round: the set `name` beside the crawl's own decisions (links,
+/// accepted by each, decisions that differ, target share of the accepted
+/// links whose pages were fetched).
+pub async fn compare(engine: &Engine, crawl: &CrawlDir, name: &str) -> Result<Vec<RecordBatch>> {
+    crate::report::register_crawl(engine, crawl, false).await?;
+    let exists = crawl
+        .rounds()?
+        .into_iter()
+        .any(|r| crawl.decision_set(r, name).is_dir());
+    if !exists {
+        return Err(Error::Usage(format!(
+            "{}: no decision set {name:?}; write it with `langcrawl refilter --strategy S --name {name}`",
+            crawl.root().display()
+        )));
+    }
+    let sets = "SELECT round, src_url, url, accepted FROM decision_sets \
+                WHERE decision_set = $set AND reason NOT LIKE 'queued-%'";
+    for (view, set) in [("original", CRAWL_DECISION_SET), ("refiltered", name)] {
+        let df = engine.query(sets, &Params::new().set("set", set)).await?;
+        engine.register_view(view, df)?;
+    }
+    let df = engine
+        .query_file("compare_decisions.sql", &Params::new())
+        .await?;
+    engine.collect(df).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_ranges() {
+        let range: RoundRange = "2..4".parse().unwrap();
+        assert!(range.contains(RoundId(2)) && range.contains(RoundId(4)));
+        assert!(!range.contains(RoundId(1)) && !range.contains(RoundId(5)));
+        let open: RoundRange = "3..".parse().unwrap();
+        assert!(open.contains(RoundId(99)) && !open.contains(RoundId(2)));
+        assert_eq!("3".parse::<RoundRange>().unwrap().last, Some(3));
+        assert!("4..2".parse::<RoundRange>().is_err());
+        assert!("x..2".parse::<RoundRange>().is_err());
+    }
+}
