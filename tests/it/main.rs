@@ -2,6 +2,7 @@
 //! the `langcrawl` binary against it through `--proxy`.
 
 mod errors;
+mod focused;
 mod langid;
 mod phases;
 mod recovery;

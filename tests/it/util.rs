@@ -24,9 +24,14 @@ pub struct Crawl {
 
 impl Crawl {
     pub fn new() -> Self {
+        Crawl::on(small_web())
+    }
+
+    /// A crawl of `web`.
+    pub fn on(web: Websim) -> Self {
         Crawl {
             tmp: tempfile::tempdir().unwrap(),
-            web: small_web(),
+            web,
         }
     }
 
