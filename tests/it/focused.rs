@@ -195,3 +195,27 @@ fn refilter_writes_a_second_decision_set_and_compares_it() {
     let out = crawl.run(&["refilter", "--strategy", "bfs", "--name", "crawl"]);
     assert_eq!(out.status.code(), Some(2), "{}", crate::util::stderr(&out));
 }
+
+/// With T = 0 a server is irrelevant after its first irrelevant page: the
+/// URLs still queued on it are skipped, logged once, and never generated.
+#[test]
+fn queued_urls_on_servers_turned_irrelevant_are_never_fetched() {
+    let crawl = crawl_with("server-aggressive", &["--tolerance", "0"]);
+    let skipped = crawl.number("SELECT count(*) FROM crawldb WHERE status = 'skipped'");
+    assert!(skipped > 0, "some queued URLs were skipped");
+    let logged = crawl.number(
+        "SELECT count(DISTINCT d.url) FROM decisions d JOIN crawldb c ON c.url = d.url \
+         WHERE c.status = 'skipped' AND d.reason = 'queued-on-irrelevant-server'",
+    );
+    assert_eq!(logged, skipped, "every skipped URL has its decision");
+    let fetched_later = crawl.number(
+        "SELECT count(*) FROM fetchlist f JOIN decisions d ON d.url = f.url \
+         WHERE d.reason = 'queued-on-irrelevant-server' AND f.round > d.round",
+    );
+    assert_eq!(fetched_later, 0, "a skipped URL was generated again");
+    let relevant_servers = crawl.number(
+        "SELECT count(*) FROM crawldb c JOIN servers s ON s.host = c.host \
+         WHERE c.status = 'skipped' AND s.state <> 'irrelevant'",
+    );
+    assert_eq!(relevant_servers, 0);
+}
