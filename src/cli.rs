@@ -227,6 +227,24 @@ pub struct SqlArgs {
 pub enum WebsimCommand {
     /// Serve the synthetic web as an HTTP forward proxy on loopback; crawl it with --proxy
     Serve(WebsimArgs),
+    /// Write a calibrated web graph (Tamura's Thai web, for any target) as Parquet, and print its statistics
+    Generate(GenerateWebArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateWebArgs {
+    /// Target language: tha, jpn, kor, cmn or hin (or th, ja, ko, zh, hi)
+    #[arg(long)]
+    pub lang: String,
+    /// Number of pages
+    #[arg(long, default_value_t = 100_000)]
+    pub pages: usize,
+    /// Seed of the generator: the same seed gives the same web
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The web directory to write (must not exist, or be empty)
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -335,6 +353,9 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Websim {
             command: WebsimCommand::Serve(args),
         } => serve_websim(args).await?,
+        Command::Websim {
+            command: WebsimCommand::Generate(args),
+        } => generate_web(&engine, args).await?,
         Command::Detect(args) => print!("{}", detect(args)?),
         Command::Demo(args) => {
             let root = cli
@@ -586,6 +607,45 @@ fn set_some<T: Clone>(slot: &mut Option<T>, value: &Option<T>) {
 /// find it from any working directory.
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+async fn generate_web(engine: &Engine, args: &GenerateWebArgs) -> Result<()> {
+    let target = TargetLang::parse(&args.lang)?;
+    let Some(index) = crate::websim::corpus::lang_index(target.code()) else {
+        let known: Vec<&str> = crate::websim::corpus::LANGS
+            .iter()
+            .map(|l| l.code)
+            .collect();
+        return Err(Error::Usage(format!(
+            "--lang {}: the synthetic web has no text in {} (it has {})",
+            args.lang,
+            target.code(),
+            known.join(", ")
+        )));
+    };
+    if args.pages < 100 {
+        return Err(Error::Usage(format!(
+            "--pages {}: at least 100",
+            args.pages
+        )));
+    }
+    let spec = crate::websim::calibrated::CalibratedSpec {
+        target: index,
+        pages: args.pages,
+        seed: args.seed,
+    };
+    let started = std::time::Instant::now();
+    let info = crate::websim::web_stats::generate_into(engine, spec, &target, &args.out).await?;
+    println!(
+        "websim: wrote a {}-page web for {} to {} in {:.1} s; seeds: {}\n",
+        args.pages,
+        target.code(),
+        args.out.display(),
+        started.elapsed().as_secs_f64(),
+        info.seeds.join(" ")
+    );
+    print!("{}", crate::websim::web_stats::table(&info.stats));
+    Ok(())
 }
 
 async fn serve_websim(args: &WebsimArgs) -> Result<()> {

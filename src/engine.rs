@@ -39,6 +39,7 @@ const EMBEDDED_SQL: &[(&str, &str)] = &[
     embedded!("compare_decisions.sql"),
     embedded!("language_report.sql"),
     embedded!("harvest_by_round.sql"),
+    embedded!("web_stats.sql"),
     embedded!("strategies/bfs.sql"),
     embedded!("strategies/tld-anchor.sql"),
     embedded!("strategies/hard-focused.sql"),

@@ -154,16 +154,7 @@ impl LinkSelection {
     }
 
     fn register_tables(&self, engine: &Engine) -> Result<()> {
-        let mut tlds: Vec<&str> = self.params.target_tlds.iter().map(String::as_str).collect();
-        tlds.sort_unstable();
-        tlds.dedup();
-        let column = datafusion::arrow::array::StringArray::from(tlds);
-        let batch = datafusion::arrow::array::RecordBatch::try_new(
-            TARGET_TLDS.clone(),
-            vec![std::sync::Arc::new(column)],
-        )
-        .map_err(|e| Error::Other(format!("target_tlds: {e}")))?;
-        engine.register_batches("target_tlds", TARGET_TLDS.clone(), vec![batch])?;
+        register_target_tlds(engine, &self.params.target_tlds)?;
         let p = &self.params;
         engine.register_csv(
             "importance",
@@ -211,6 +202,20 @@ impl LinkSelection {
             .union(pruned)
             .map_err(Error::sql("adding the pruned queue to the decisions"))
     }
+}
+
+/// Registers table `target_tlds` (column `tld`) with `tlds`, once each.
+pub fn register_target_tlds(engine: &Engine, tlds: &[String]) -> Result<()> {
+    let mut tlds: Vec<&str> = tlds.iter().map(String::as_str).collect();
+    tlds.sort_unstable();
+    tlds.dedup();
+    let column = datafusion::arrow::array::StringArray::from(tlds);
+    let batch = datafusion::arrow::array::RecordBatch::try_new(
+        TARGET_TLDS.clone(),
+        vec![std::sync::Arc::new(column)],
+    )
+    .map_err(|e| Error::Other(format!("target_tlds: {e}")))?;
+    engine.register_batches("target_tlds", TARGET_TLDS.clone(), vec![batch])
 }
 
 #[cfg(test)]

@@ -165,3 +165,35 @@ pub static CLASS_RULES: LazyLock<SchemaRef> = LazyLock::new(|| {
         float64("probability", false),
     ]))
 });
+
+/// A recorded or generated web graph (`websim generate`, `graph export`):
+/// one row per page. `status` is the HTTP status a fetch gets (NULL for a
+/// page never fetched), `lang` its language when it answers 200.
+pub static WEB_PAGES: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("url", false),
+        utf8("host", false),
+        utf8("domain", false),
+        utf8("tld", false),
+        utf8("dir", false),
+        utf8("lang", true),
+        int32("status", true),
+        utf8("redirect_to", true),
+        boolean("robots_allowed", false),
+    ]))
+});
+
+/// The links of a web graph: one row per distinct link of a page.
+pub static WEB_LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("src_url", false),
+        utf8("src_host", false),
+        utf8("dst_url", false),
+        utf8("dst_host", false),
+        utf8("dst_domain", false),
+        utf8("dst_tld", false),
+        utf8("dst_dir", false),
+        utf8("anchor", false),
+        utf8("anchor_lang", false),
+    ]))
+});

@@ -1,0 +1,148 @@
+//! `websim generate`: write a calibrated web to a web directory and measure
+//! what was achieved against what was aimed at — the shares by SQL over the
+//! written graph (`sql/web_stats.sql`), the distances between nearest
+//! target pages by a walk over the graph in memory.
+
+use std::path::Path;
+
+use datafusion::arrow::array::{Float64Array, StringArray};
+
+use super::calibrated::{self, aims, CalibratedSpec};
+use super::graph::{Graph, Statistic, WebDir, WebInfo, UNREACHABLE};
+use crate::engine::{Engine, Params};
+use crate::error::Result;
+use crate::lang::TargetLang;
+use crate::store::rows::column;
+
+/// The aims of `sql/web_stats.sql`'s rows, in its order.
+const SHARE_AIMS: [f64; 9] = [
+    aims::TARGET_PAGES,
+    aims::OFF_CCTLD,
+    aims::TARGET_SERVERS,
+    aims::FROM_TARGET,
+    aims::FROM_TARGET_INTER,
+    aims::FROM_OTHER_ON_TARGET_SERVER,
+    aims::FROM_OTHER_ON_TARGET_SERVER_INTER,
+    aims::FROM_OTHER_ELSEWHERE,
+    aims::FROM_OTHER_ELSEWHERE_INTER,
+];
+
+/// The farthest pair of nearest target pages Tamura found (§3.3).
+const MAX_NEAREST_DISTANCE: f64 = 10.0;
+
+/// Generates the calibrated web `spec` into `out`, measures it, and returns
+/// what web.json records.
+pub async fn generate_into(
+    engine: &Engine,
+    spec: CalibratedSpec,
+    target: &TargetLang,
+    out: &Path,
+) -> Result<WebInfo> {
+    let web = WebDir::create(out)?;
+    let (graph, seeds) = calibrated::generate(spec);
+    let mut info = WebInfo {
+        target_lang: target.code().to_string(),
+        seeds,
+        made_by: format!(
+            "langcrawl websim generate --lang {} --pages {} --seed {}",
+            target.code(),
+            spec.pages,
+            spec.seed
+        ),
+        stats: Vec::new(),
+    };
+    web.write(&graph, &info)?;
+    info.stats = measure(engine, &web, &graph, target).await?;
+    web.save_info(&info)?;
+    Ok(info)
+}
+
+/// The statistics of a web: the shares of `sql/web_stats.sql` beside the
+/// aims, then the distances between nearest target pages.
+pub async fn measure(
+    engine: &Engine,
+    web: &WebDir,
+    graph: &Graph,
+    target: &TargetLang,
+) -> Result<Vec<Statistic>> {
+    engine.register_segment("web_pages", &web.pages()).await?;
+    engine.register_segment("web_links", &web.links()).await?;
+    crate::strategy::register_target_tlds(engine, &target.default_tlds())?;
+    let params = Params::new().set("target_lang", target.code());
+    let df = engine.query_file("web_stats.sql", &params).await?;
+    let mut stats = Vec::new();
+    for batch in engine.collect(df).await? {
+        let name = column::<StringArray>(&batch, "name")?;
+        let achieved = column::<Float64Array>(&batch, "achieved")?;
+        for row in 0..batch.num_rows() {
+            stats.push(Statistic {
+                name: name.value(row).to_string(),
+                target: SHARE_AIMS.get(stats.len()).copied(),
+                achieved: achieved.value(row),
+                unit: "%".into(),
+            });
+        }
+    }
+    stats.extend(distance_stats(graph, target.code()));
+    Ok(stats)
+}
+
+/// Tamura §3.3: most target pages are one hop from another target page,
+/// fewer and fewer further away, up to about ten.
+fn distance_stats(graph: &Graph, code: &str) -> Vec<Statistic> {
+    let distances: Vec<u32> = graph
+        .nearest_target_distances(code)
+        .into_iter()
+        .filter(|&d| d != UNREACHABLE)
+        .collect();
+    let share = |keep: &dyn Fn(u32) -> bool| {
+        distances.iter().filter(|&&d| keep(d)).count() as f64 / distances.len().max(1) as f64
+    };
+    let histogram: Vec<String> = (1..=MAX_NEAREST_DISTANCE as u32)
+        .map(|d| distances.iter().filter(|&&x| x == d).count().to_string())
+        .collect();
+    vec![
+        Statistic {
+            name: "target pages 1 hop from the nearest other".into(),
+            target: None,
+            achieved: share(&|d| d == 1),
+            unit: "%".into(),
+        },
+        Statistic {
+            name: "  2 or more hops".into(),
+            target: None,
+            achieved: share(&|d| d > 1),
+            unit: "%".into(),
+        },
+        Statistic {
+            name: format!("  pages at 1..10 hops: {}", histogram.join(" ")),
+            target: None,
+            achieved: distances.len() as f64,
+            unit: "pages".into(),
+        },
+        Statistic {
+            name: "farthest nearest target page".into(),
+            target: Some(MAX_NEAREST_DISTANCE),
+            achieved: distances.iter().copied().max().unwrap_or(0) as f64,
+            unit: "hops".into(),
+        },
+    ]
+}
+
+/// The statistics as a table: measure, aim, achieved.
+pub fn table(stats: &[Statistic]) -> String {
+    let value = |v: f64, unit: &str| match unit {
+        "%" => format!("{:.1}%", 100.0 * v),
+        _ => format!("{v:.0} {unit}"),
+    };
+    let mut out = String::from("| measure | aim | achieved |\n|---|---:|---:|\n");
+    for s in stats {
+        let aim = s.target.map_or("".into(), |t| value(t, &s.unit));
+        out.push_str(&format!(
+            "| {} | {aim} | {} |\n",
+            s.name,
+            value(s.achieved, &s.unit)
+        ));
+    }
+    out
+}
