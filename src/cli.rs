@@ -76,6 +76,47 @@ pub enum Command {
     Demo(DemoArgs),
     /// Print the charset and language of a page (or of an anchor text), as the parse phase sees them
     Detect(DetectArgs),
+    /// Replay strategies over a web graph, fetch replaced by a lookup (Tamura's evaluation)
+    Simulate(SimulateArgs),
+    /// Web graphs: export a finished crawl as one, to replay it with simulate
+    Graph {
+        #[command(subcommand)]
+        command: GraphCommand,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The web graph (from `websim generate` or `graph export`)
+    #[arg(long, value_name = "DIR")]
+    pub web: PathBuf,
+    /// Strategies to replay, comma-separated, or `all` (every strategy and `perfect`; `ontology` only with --importance)
+    #[arg(long, value_name = "S1,S2,...", value_delimiter = ',', default_value = "all")]
+    pub strategy: Vec<String>,
+    /// Target language; must be the web's (web.json) [default: the web's]
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Stop each strategy after this many fetches [default: when its queue is empty]
+    #[arg(long, value_name = "N")]
+    pub pages: Option<u64>,
+    /// URLs fetched per round (generate's --top-n)
+    #[arg(long, default_value_t = 1_000, value_name = "K")]
+    pub round_size: u64,
+    /// Output folder: one crawl directory per strategy, metrics and miss ratios as Parquet and CSV
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub params: StrategyArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GraphCommand {
+    /// Write a finished crawl (--crawl) as a web graph: its pages, their answers and languages, its links
+    Export {
+        /// The web directory to write (must not exist, or be empty)
+        #[arg(short = 'o', long = "out", value_name = "DIR")]
+        out: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -138,7 +179,7 @@ pub struct FetchArgs {
 pub struct UpdateArgs {
     /// Link selection strategy: bfs, tld-anchor, hard-focused, soft-focused,
     /// server-aggressive, server-conservative, dir-conservative, ontology
-    /// [default: the crawl's, else bfs]
+    /// (perfect: simulate only) [default: the crawl's, else bfs]
     #[arg(long, value_name = "NAME")]
     pub strategy: Option<String>,
     /// Target language (ja, jpn, th, ...) [default: the crawl's]
@@ -249,6 +290,9 @@ pub struct GenerateWebArgs {
 
 #[derive(Debug, Args)]
 pub struct WebsimArgs {
+    /// Serve this web graph (from `websim generate` or `graph export`) instead of the built-in web
+    #[arg(long, value_name = "DIR")]
+    pub web: Option<PathBuf>,
     /// Address to listen on (loopback only; port 0 picks a free port)
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: std::net::SocketAddr,
@@ -357,6 +401,20 @@ pub async fn run(cli: Cli) -> Result<()> {
             command: WebsimCommand::Generate(args),
         } => generate_web(&engine, args).await?,
         Command::Detect(args) => print!("{}", detect(args)?),
+        Command::Simulate(args) => simulate(&engine, args, quiet).await?,
+        Command::Graph {
+            command: GraphCommand::Export { out },
+        } => {
+            let crawl = CrawlDir::open(&root)?;
+            let exported = crate::sim::export::run(&engine, &crawl, out).await?;
+            say(format!(
+                "graph export: {} pages, {} links, {} seeds -> {}",
+                exported.pages,
+                exported.links,
+                exported.seeds,
+                out.display()
+            ));
+        }
         Command::Demo(args) => {
             let root = cli
                 .crawl
@@ -526,6 +584,12 @@ impl UpdateArgs {
             None => TargetLang::parse(config.target_lang.as_deref().ok_or_else(missing_lang)?)?,
         };
         let strategy = crate::strategy::find(self.strategy.as_deref().unwrap_or(&config.strategy))?;
+        if strategy.simulation_only {
+            return Err(Error::Usage(format!(
+                "--strategy {}: needs the whole web graph; replay a crawl with `langcrawl graph export` and `langcrawl simulate`",
+                strategy.name
+            )));
+        }
         if config.target_lang.as_deref() != Some(lang.code()) {
             config.params.target_tlds = lang.default_tlds();
             config.target_lang = Some(lang.code().to_string());
@@ -648,7 +712,63 @@ async fn generate_web(engine: &Engine, args: &GenerateWebArgs) -> Result<()> {
     Ok(())
 }
 
+async fn simulate(engine: &Engine, args: &SimulateArgs, quiet: bool) -> Result<()> {
+    let web = crate::websim::graph::WebDir::open(&args.web)?;
+    let target = TargetLang::parse(&web.info()?.target_lang)?;
+    if let Some(lang) = &args.lang {
+        let asked = TargetLang::parse(lang)?;
+        if asked != target {
+            return Err(Error::Usage(format!(
+                "--lang {lang}: the web {} is for {}",
+                args.web.display(),
+                target.code()
+            )));
+        }
+    }
+    if args.round_size == 0 {
+        return Err(Error::Usage("--round-size 0: must be at least 1".into()));
+    }
+    let names: Vec<&str> = if args.strategy.iter().any(|s| s == "all") {
+        // The ontology needs tables written for the crawl's topic.
+        crate::strategy::STRATEGIES
+            .iter()
+            .map(|s| s.name)
+            .filter(|&name| name != "ontology" || args.params.importance.is_some())
+            .collect()
+    } else {
+        args.strategy.iter().map(String::as_str).collect()
+    };
+    let mut selections = Vec::new();
+    for name in names {
+        let mut selection = LinkSelection::new(crate::strategy::find(name)?, target.clone());
+        args.params.apply(&mut selection.params)?;
+        selections.push(selection);
+    }
+    let options = crate::sim::SimulateOptions {
+        web: args.web.clone(),
+        selections,
+        pages: args.pages,
+        round_size: args.round_size,
+        out: args.out.clone(),
+    };
+    let mut log = |line: String| {
+        if !quiet {
+            println!("{line}");
+        }
+    };
+    let table = crate::sim::run(engine, &options, &mut log).await?;
+    println!(
+        "\nFinal table (details in {}: metrics.csv, miss_by_distance.csv, one crawl per strategy):\n{}",
+        args.out.display(),
+        crate::report::format(&table, Format::Table)?
+    );
+    Ok(())
+}
+
 async fn serve_websim(args: &WebsimArgs) -> Result<()> {
+    if let Some(dir) = &args.web {
+        return serve_graph(args, dir).await;
+    }
     let web = crate::websim::Web::generate(crate::websim::WebSpec {
         seed: args.seed,
         hosts: args.hosts.max(1),
@@ -667,6 +787,20 @@ async fn serve_websim(args: &WebsimArgs) -> Result<()> {
         web.seeds("jpn", 3).join(" ")
     );
     crate::websim::server::serve_std(std::sync::Arc::new(web), listener, None).await
+}
+
+async fn serve_graph(args: &WebsimArgs, dir: &Path) -> Result<()> {
+    let web = crate::websim::graph::WebDir::open(dir)?;
+    let site = crate::websim::graph_site::GraphSite::load(&web)?;
+    let listener = crate::websim::server::bind(args.listen)?;
+    let addr = listener.local_addr().map_err(Error::io("listener"))?;
+    println!(
+        "websim: the web graph {} ({} pages) on http://{addr}; crawl it with --proxy http://{addr}",
+        dir.display(),
+        site.graph().pages.len()
+    );
+    println!("seeds: {}", site.info().seeds.join(" "));
+    crate::websim::server::serve_std(std::sync::Arc::new(site), listener, None).await
 }
 
 fn detect(args: &DetectArgs) -> Result<String> {

@@ -18,6 +18,7 @@ pub mod lang;
 pub mod parse;
 pub mod refilter;
 pub mod report;
+pub mod sim;
 pub mod store;
 pub mod strategy;
 pub mod updatedb;

@@ -30,6 +30,8 @@ pub struct Strategy {
     /// Path under `sql/`.
     pub sql: &'static str,
     pub prune: Prune,
+    /// Needs the whole web graph (`simulate` only).
+    pub simulation_only: bool,
     pub about: &'static str,
 }
 
@@ -38,49 +40,64 @@ pub const STRATEGIES: &[Strategy] = &[
         name: "bfs",
         sql: "strategies/bfs.sql",
         prune: Prune::Nothing,
+        simulation_only: false,
         about: "Nutch's default (the papers' control group): follow every link, breadth first",
     },
     Strategy {
         name: "tld-anchor",
         sql: "strategies/tld-anchor.sql",
         prune: Prune::Nothing,
+        simulation_only: false,
         about: "Chan & Yamana: follow links into the target ccTLDs (--tld), else links whose anchor is in the target language",
     },
     Strategy {
         name: "hard-focused",
         sql: "strategies/hard-focused.sql",
         prune: Prune::Nothing,
+        simulation_only: false,
         about: "Tamura: follow only the links of pages in the target language",
     },
     Strategy {
         name: "soft-focused",
         sql: "strategies/soft-focused.sql",
         prune: Prune::Nothing,
+        simulation_only: false,
         about: "Tamura: follow every link, those of target-language pages first",
     },
     Strategy {
         name: "server-aggressive",
         sql: "strategies/server-aggressive.sql",
         prune: Prune::Servers,
+        simulation_only: false,
         about: "Tamura §4.1: drop links to servers judged irrelevant (--tolerance T), the rest by page language",
     },
     Strategy {
         name: "server-conservative",
         sql: "strategies/server-conservative.sql",
         prune: Prune::Servers,
+        simulation_only: false,
         about: "Tamura §4.2: as server-aggressive, and servers without a target page may not open unvisited servers",
     },
     Strategy {
         name: "dir-conservative",
         sql: "strategies/dir-conservative.sql",
         prune: Prune::Dirs,
+        simulation_only: false,
         about: "Tamura §4.3: the conservative rule per top-level directory instead of per server",
     },
     Strategy {
         name: "ontology",
         sql: "strategies/ontology.sql",
         prune: Prune::Nothing,
+        simulation_only: false,
         about: "Kumar & Vig: OBRS of the (transcribed) link context over --importance, else LARS over --class-rules",
+    },
+    Strategy {
+        name: "perfect",
+        sql: "strategies/perfect.sql",
+        prune: Prune::Nothing,
+        simulation_only: true,
+        about: "Tamura's oracle (simulate only): follow exactly the links that lead to target pages",
     },
 ];
 

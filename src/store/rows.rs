@@ -25,3 +25,17 @@ pub fn column<'a, T: Array + 'static>(batch: &'a RecordBatch, name: &str) -> Res
 pub fn opt_str(array: &StringArray, row: usize) -> Option<&str> {
     (!array.is_null(row)).then(|| array.value(row))
 }
+
+/// The column `name` of `batch` as UTF-8 strings, whatever string type
+/// the query gave (`Utf8`, `LargeUtf8`, `Utf8View`).
+pub fn utf8_column(batch: &RecordBatch, name: &str) -> Result<StringArray> {
+    let array = batch
+        .column_by_name(name)
+        .ok_or_else(|| Error::Other(format!("query result has no column {name}")))?;
+    let cast = datafusion::arrow::compute::cast(array, &datafusion::arrow::datatypes::DataType::Utf8)
+        .map_err(|e| Error::Other(format!("column {name}: {e}")))?;
+    cast.as_any()
+        .downcast_ref::<StringArray>()
+        .cloned()
+        .ok_or_else(|| Error::Other(format!("column {name} is not text")))
+}

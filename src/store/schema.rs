@@ -61,7 +61,7 @@ pub static FETCH: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
         utf8("url", false),
         utf8("host", false),
-        // fetched | redirect | gone | error | robots_denied
+        // fetched | redirect | gone | error | robots_denied (| unrecorded, in a simulation)
         utf8("status", false),
         int32("http_status", true),
         utf8("redirect_to", true),
@@ -196,4 +196,40 @@ pub static WEB_LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("anchor", false),
         utf8("anchor_lang", false),
     ]))
+});
+
+/// `simulate`'s measurements: one row per strategy and round.
+pub static SIM_METRICS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("strategy", false),
+        int32("round", false),
+        Field::new("requests", DataType::Int64, false),
+        Field::new("pages_fetched", DataType::Int64, false),
+        Field::new("target_fetched", DataType::Int64, false),
+        float64("harvest_rate", false),
+        float64("coverage", false),
+        Field::new("queue_size", DataType::Int64, false),
+        Field::new("servers_accessed", DataType::Int64, false),
+    ]))
+});
+
+/// `simulate`'s miss ratio against distance from the seeds, per strategy.
+pub static MISS_BY_DISTANCE: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("strategy", false),
+        int32("distance", false),
+        Field::new("target_pages", DataType::Int64, false),
+        Field::new("missed", DataType::Int64, false),
+        float64("cumulative_miss_ratio", false),
+    ]))
+});
+
+/// The oracle of the `perfect` strategy: which URLs lead to target pages.
+pub static ORACLE: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![utf8("url", false), boolean("follow", false)]))
+});
+
+/// Target pages reachable from the seeds and their distance from them.
+pub static TARGET_DISTANCE: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![utf8("url", false), int32("distance", false)]))
 });

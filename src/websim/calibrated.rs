@@ -51,7 +51,10 @@ const ANCHORS_PER_LANG: usize = 400;
 /// Longest chain of English pages in front of a target section (Tamura
 /// found target pages up to 10 hops from the nearest other one).
 const MAX_CHAIN: u32 = 8;
-/// Target pages behind an English front (the rest of such a site is English).
+/// Target pages behind an English front.
+/// Of the links from target pages to other servers' non-target pages, the
+/// share that go to the English home page of a site with a target section.
+const FRONT_LINKS: f64 = 0.05;
 const HIDDEN_SECTION: u32 = 12;
 
 /// The size, target and seed of a calibrated web.
@@ -71,8 +74,8 @@ enum Kind {
     Target,
     /// A target company site: half its pages in English.
     TargetWithEnglish,
-    /// The home page and English pages `/en/1..=chain` in front of a target section of up to
-    /// [`HIDDEN_SECTION`] pages; the rest of the site is English.
+    /// The home page and English pages `/en/1..=chain` in front of a
+    /// target section of [`HIDDEN_SECTION`] pages.
     EnglishFronted(u32),
     /// `/<tag>/` directories for the target, English and one more language.
     Multilingual(usize),
@@ -101,6 +104,9 @@ struct Generator {
     /// Pages behind an English front (its chain and target section): no
     /// other server links to them.
     hidden: Vec<bool>,
+    /// Home pages of sites behind an English front: target pages elsewhere
+    /// link to some of them (a portal linking a company's English home).
+    fronts: Vec<u32>,
     /// Target pages other servers may link to (not behind an English chain).
     visible_targets: Vec<u32>,
     anchor_pool: Vec<Anchor>,
@@ -116,6 +122,7 @@ impl Generator {
             page_lang: Vec::new(),
             content: Vec::new(),
             hidden: Vec::new(),
+            fronts: Vec::new(),
             visible_targets: Vec::new(),
             anchor_pool: Vec::new(),
         }
@@ -161,27 +168,33 @@ impl Generator {
         // the remaining pages.
         let raw: Vec<f64> = kinds.iter().map(|_| self.exponential()).collect();
         let (mut target_weight, mut other_weight) = (0.0, 0.0);
+        let (mut fixed_target, mut fixed_pages) = (0.0, 0.0);
         for (&kind, &r) in kinds.iter().zip(&raw) {
             match kind {
                 Kind::Other(_) => other_weight += r,
+                Kind::EnglishFronted(chain) => {
+                    fixed_target += HIDDEN_SECTION as f64;
+                    fixed_pages += (1 + chain + HIDDEN_SECTION) as f64;
+                }
                 _ => target_weight += r * target_fraction(kind),
             }
         }
-        let target_scale = aims::TARGET_PAGES * total as f64 / target_weight.max(1e-9);
+        let wanted = (aims::TARGET_PAGES * total as f64 - fixed_target).max(0.0);
+        let target_scale = wanted / target_weight.max(1e-9);
         let target_pages: f64 = kinds
             .iter()
             .zip(&raw)
-            .filter(|(k, _)| !matches!(k, Kind::Other(_)))
+            .filter(|(k, _)| !matches!(k, Kind::Other(_) | Kind::EnglishFronted(_)))
             .map(|(_, r)| r * target_scale)
             .sum();
-        let other_scale = (total as f64 - target_pages).max(0.0) / other_weight.max(1e-9);
+        let other_scale =
+            (total as f64 - target_pages - fixed_pages).max(0.0) / other_weight.max(1e-9);
         for (kind, r) in kinds.into_iter().zip(raw) {
-            let (scale, least) = match kind {
-                Kind::Other(_) => (other_scale, 1),
-                Kind::EnglishFronted(chain) => (target_scale, chain + HIDDEN_SECTION + 2),
-                _ => (target_scale, 4),
+            let pages = match kind {
+                Kind::Other(_) => ((r * other_scale).round() as u32).max(1),
+                Kind::EnglishFronted(chain) => 1 + chain + HIDDEN_SECTION,
+                _ => ((r * target_scale).round() as u32).max(4),
             };
-            let pages = ((r * scale).round() as u32).max(least);
             self.servers.push(Server {
                 kind,
                 first: 0,
@@ -274,10 +287,10 @@ impl Generator {
         let robots = rng.chance(0.3);
         let langs: Vec<usize> = (0..count).map(|j| self.lang_of(kind, j)).collect();
         // Statuses first: a redirect points to a page that answers 200.
+        let fixed = |j: u32| j == 0 || matches!(kind, Kind::EnglishFronted(c) if j <= c + 1);
         let statuses: Vec<u16> = (0..count)
             .map(|j| {
-                let fixed = j == 0 || matches!(kind, Kind::EnglishFronted(c) if j <= c + 1);
-                match (fixed, rng.below(100)) {
+                match (fixed(j), rng.below(100)) {
                     (true, _) => 200,
                     (false, 0..=1) => 404,
                     (false, 2) => 500,
@@ -288,7 +301,7 @@ impl Generator {
             .collect();
         for j in 0..count {
             let id = first + j;
-            let private = robots && j % 10 == 7 && statuses[j as usize] == 200;
+            let private = robots && j % 10 == 7 && statuses[j as usize] == 200 && !fixed(j);
             let path = self.path(kind, j, langs[j as usize], private);
             let status = statuses[j as usize];
             let redirect_to = (status == 301).then(|| {
@@ -316,6 +329,9 @@ impl Generator {
             let hidden =
                 matches!(kind, Kind::EnglishFronted(c) if j > 0 && j <= c + HIDDEN_SECTION);
             self.hidden.push(hidden);
+            if j == 0 && matches!(kind, Kind::EnglishFronted(_)) {
+                self.fronts.push(id);
+            }
             if content && langs[j as usize] == self.target() && !hidden {
                 self.visible_targets.push(id);
             }
@@ -331,7 +347,7 @@ impl Generator {
             Kind::Target => target,
             Kind::TargetWithEnglish if j % 2 == 1 => english,
             Kind::TargetWithEnglish => target,
-            Kind::EnglishFronted(chain) if j > chain && j <= chain + HIDDEN_SECTION => target,
+            Kind::EnglishFronted(chain) if j > chain => target,
             Kind::EnglishFronted(_) => english,
             Kind::Multilingual(_) if j == 0 || j % 3 == 2 => english,
             Kind::Multilingual(_) if j % 3 == 1 => target,
@@ -372,8 +388,7 @@ impl Generator {
             if j < chain {
                 dsts.push(p + 1);
             } else if j == chain {
-                let section = (self.servers[s].pages - chain - 1).min(HIDDEN_SECTION);
-                dsts.extend((1..=section).map(|k| p + k));
+                dsts.extend((1..=HIDDEN_SECTION).map(|k| p + k));
             }
         }
         let on_target_server = !matches!(kind, Kind::Other(_));
@@ -387,7 +402,9 @@ impl Generator {
             let inter = rng.chance(inter_chance);
             let chance = target_link_chance(from_target, on_target_server, inter);
             let want_target = rng.chance(chance);
-            let dst = if inter {
+            let dst = if inter && from_target && !want_target && rng.chance(FRONT_LINKS) {
+                self.fronts.get(rng.below(self.fronts.len().max(1))).copied()
+            } else if inter {
                 self.inter_target(s, want_target, &mut rng)
             } else {
                 self.intra_target(s, j, want_target, &mut rng)
@@ -413,11 +430,8 @@ impl Generator {
     fn intra_target(&self, s: usize, j: u32, want_target: bool, rng: &mut Rng) -> Option<u32> {
         let server = &self.servers[s];
         if let Kind::EnglishFronted(chain) = server.kind {
-            let filler = chain + HIDDEN_SECTION + 1;
             return Some(if j <= chain {
                 server.first + rng.below(j as usize + 1) as u32
-            } else if j >= filler && rng.chance(0.5) {
-                server.first + filler + rng.below((server.pages - filler) as usize) as u32
             } else {
                 server.first
             });
@@ -505,7 +519,9 @@ fn target_fraction(kind: Kind) -> f64 {
         Kind::Other(_) => 0.0,
         Kind::Target => 0.95,
         Kind::TargetWithEnglish => 0.5,
-        Kind::EnglishFronted(_) => 0.25,
+        Kind::EnglishFronted(chain) => {
+            HIDDEN_SECTION as f64 / (1 + chain + HIDDEN_SECTION) as f64
+        }
         Kind::Multilingual(_) => 1.0 / 3.0,
     }
 }

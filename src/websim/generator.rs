@@ -7,6 +7,8 @@
 use encoding_rs::{Encoding, UTF_8};
 
 use super::corpus::{self, GENERIC_TLDS, LANGS};
+pub use super::render::{Declared, SimResponse};
+use super::render::{redirect, render, text_response, PageStyle, SimLink};
 
 /// The size and seed of a synthetic web.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,16 +27,6 @@ impl Default for WebSpec {
             pages: 6000,
         }
     }
-}
-
-/// How a host says which charset its pages are in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Declared {
-    Header,
-    Meta,
-    Undeclared,
-    /// `<meta charset=utf-8>` on pages that are not UTF-8.
-    WrongMeta,
 }
 
 /// What a host's `/robots.txt` answers.
@@ -62,15 +54,6 @@ pub struct Host {
     pub flaky: bool,
     /// Serves an endless `/cal/N.html` chain.
     pub trap: bool,
-}
-
-/// One HTTP answer of the synthetic web.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SimResponse {
-    pub status: u16,
-    pub content_type: Option<String>,
-    pub location: Option<String>,
-    pub body: Vec<u8>,
 }
 
 /// A generated web.
@@ -225,12 +208,7 @@ impl Web {
             Route::Page(j) if self.page_status(h, j) != 200 => text_response(500, "internal error"),
             Route::Page(j) => self.page(h, j),
             Route::Trap(n) => self.trap_page(h, n),
-            Route::Redirect(j) => SimResponse {
-                status: 301,
-                content_type: None,
-                location: Some(self.page_path(h, j)),
-                body: Vec::new(),
-            },
+            Route::Redirect(j) => redirect(self.page_path(h, j)),
             Route::NotFound => text_response(404, "not found"),
         }
     }
@@ -364,72 +342,17 @@ impl Web {
 
     fn render(&self, h: usize, lang: usize, rng: &mut Rng, links: &[SimLink]) -> SimResponse {
         let host = &self.hosts[h];
-        let sentences = corpus::sentences(lang);
-        let start = rng.below(sentences.len());
-        let paragraphs: Vec<&str> = (0..2 + rng.below(5))
-            .map(|k| sentences[(start + k) % sentences.len()])
-            .collect();
-        let title = corpus::snippet(lang, paragraphs[0], 4);
-        let encoding = if lang == host.lang {
-            host.encoding
-        } else {
-            UTF_8
+        let style = PageStyle {
+            encoding: if lang == host.lang {
+                host.encoding
+            } else {
+                UTF_8
+            },
+            declared: host.declared,
+            html_lang: host.html_lang,
         };
-        // Thai sites name windows-874 by its older standard's name.
-        let label = if encoding == encoding_rs::WINDOWS_874 {
-            "TIS-620"
-        } else {
-            encoding.name()
-        };
-        let mut html = String::with_capacity(8192);
-        html.push_str("<!DOCTYPE html>\n");
-        if host.html_lang {
-            html.push_str(&format!("<html lang=\"{}\">", LANGS[lang].tag));
-        } else {
-            html.push_str("<html>");
-        }
-        html.push_str("<head>");
-        match host.declared {
-            Declared::Meta => html.push_str(&format!("<meta charset=\"{label}\">")),
-            Declared::WrongMeta if encoding != UTF_8 => html.push_str("<meta charset=\"utf-8\">"),
-            _ => {}
-        }
-        html.push_str(&format!(
-            "<title>{}</title></head>\n<body><h1>{}</h1>\n",
-            escape(&title),
-            escape(&title)
-        ));
-        let per_paragraph = links.len().div_ceil(paragraphs.len());
-        for (k, paragraph) in paragraphs.iter().enumerate() {
-            html.push_str("<p>");
-            html.push_str(&escape(paragraph));
-            for link in links.iter().skip(k * per_paragraph).take(per_paragraph) {
-                html.push_str(&format!(
-                    " <a href=\"{}\">{}</a>",
-                    link.href,
-                    escape(&link.anchor)
-                ));
-            }
-            html.push_str("</p>\n");
-        }
-        html.push_str("</body></html>\n");
-        let (bytes, _, _) = encoding.encode(&html);
-        let content_type = match host.declared {
-            Declared::Header => format!("text/html; charset={label}"),
-            _ => "text/html".into(),
-        };
-        SimResponse {
-            status: 200,
-            content_type: Some(content_type),
-            location: None,
-            body: bytes.into_owned(),
-        }
+        render(&style, lang, rng, links)
     }
-}
-
-struct SimLink {
-    href: String,
-    anchor: String,
 }
 
 enum Route {
@@ -438,21 +361,6 @@ enum Route {
     Redirect(u32),
     Trap(u32),
     NotFound,
-}
-
-fn text_response(status: u16, body: &str) -> SimResponse {
-    SimResponse {
-        status,
-        content_type: Some("text/plain; charset=utf-8".into()),
-        location: None,
-        body: body.as_bytes().to_vec(),
-    }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 fn make_host(spec: WebSpec, i: usize) -> Host {

@@ -7,6 +7,8 @@ pub mod calibrated;
 pub mod corpus;
 pub mod generator;
 pub mod graph;
+pub mod graph_site;
+pub mod render;
 pub mod server;
 pub mod web_stats;
 

@@ -14,15 +14,27 @@ use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 
-use super::generator::{SimResponse, Web};
+use super::generator::Web;
+use super::render::SimResponse;
 use crate::error::{Error, Result};
+
+/// What the websim serves: an HTTP answer for each host and path.
+pub trait Site: Send + Sync + 'static {
+    fn respond(&self, host: &str, path: &str) -> SimResponse;
+}
+
+impl Site for Web {
+    fn respond(&self, host: &str, path: &str) -> SimResponse {
+        Web::respond(self, host, path)
+    }
+}
 
 /// The `http://host/path` of every request served, for tests to inspect.
 pub type RequestLog = Arc<std::sync::Mutex<Vec<String>>>;
 
 /// Serves `web` on `listener` until the task is dropped, noting each
 /// request in `log` if one is given.
-pub async fn serve(web: Arc<Web>, listener: TcpListener, log: Option<RequestLog>) {
+pub async fn serve<S: Site>(web: Arc<S>, listener: TcpListener, log: Option<RequestLog>) {
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
@@ -39,7 +51,7 @@ pub async fn serve(web: Arc<Web>, listener: TcpListener, log: Option<RequestLog>
             let service = service_fn(move |request| {
                 let web = web.clone();
                 let log = log.clone();
-                async move { Ok::<_, Infallible>(answer(&web, &request, log.as_ref())) }
+                async move { Ok::<_, Infallible>(answer(web.as_ref(), &request, log.as_ref())) }
             });
             let _ = http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), service)
@@ -65,8 +77,8 @@ pub fn bind(addr: SocketAddr) -> Result<std::net::TcpListener> {
 }
 
 /// Serves `web` on an already bound listener (see [`bind`]).
-pub async fn serve_std(
-    web: Arc<Web>,
+pub async fn serve_std<S: Site>(
+    web: Arc<S>,
     listener: std::net::TcpListener,
     log: Option<RequestLog>,
 ) -> Result<()> {
@@ -76,7 +88,11 @@ pub async fn serve_std(
     Ok(())
 }
 
-fn answer<B>(web: &Web, request: &Request<B>, log: Option<&RequestLog>) -> Response<Full<Bytes>> {
+fn answer<B, S: Site>(
+    web: &S,
+    request: &Request<B>,
+    log: Option<&RequestLog>,
+) -> Response<Full<Bytes>> {
     let host = request
         .uri()
         .host()
@@ -114,16 +130,16 @@ fn to_http(sim: SimResponse) -> Response<Full<Bytes>> {
 }
 
 /// A synthetic web running on its own thread, for tests and the demo.
-pub struct Websim {
+pub struct Websim<S: Site = Web> {
     pub addr: SocketAddr,
-    pub web: Arc<Web>,
+    pub web: Arc<S>,
     /// Every request served so far (`http://host/path`).
     pub requests: RequestLog,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
-impl Websim {
+impl<S: Site> Websim<S> {
     /// The URL to give the crawler as `--proxy`.
     pub fn proxy_url(&self) -> String {
         format!("http://{}", self.addr)
@@ -138,7 +154,7 @@ impl Websim {
     }
 }
 
-impl Drop for Websim {
+impl<S: Site> Drop for Websim<S> {
     fn drop(&mut self) {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
@@ -150,7 +166,7 @@ impl Drop for Websim {
 }
 
 /// Starts `web` on 127.0.0.1 (port 0: any free port) on a background thread.
-pub fn spawn_background(web: Web, port: u16) -> Result<Websim> {
+pub fn spawn_background<S: Site>(web: S, port: u16) -> Result<Websim<S>> {
     let web = Arc::new(web);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -5,14 +5,14 @@
 
 use std::path::Path;
 
-use datafusion::arrow::array::{Float64Array, StringArray};
+use datafusion::arrow::array::Float64Array;
 
 use super::calibrated::{self, aims, CalibratedSpec};
 use super::graph::{Graph, Statistic, WebDir, WebInfo, UNREACHABLE};
 use crate::engine::{Engine, Params};
 use crate::error::Result;
 use crate::lang::TargetLang;
-use crate::store::rows::column;
+use crate::store::rows::{column, utf8_column};
 
 /// The aims of `sql/web_stats.sql`'s rows, in its order.
 const SHARE_AIMS: [f64; 9] = [
@@ -72,7 +72,7 @@ pub async fn measure(
     let df = engine.query_file("web_stats.sql", &params).await?;
     let mut stats = Vec::new();
     for batch in engine.collect(df).await? {
-        let name = column::<StringArray>(&batch, "name")?;
+        let name = utf8_column(&batch, "name")?;
         let achieved = column::<Float64Array>(&batch, "achieved")?;
         for row in 0..batch.num_rows() {
             stats.push(Statistic {

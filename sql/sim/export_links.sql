@@ -1,0 +1,13 @@
+-- sim/export_links: a finished crawl's links as the links of a web graph,
+-- one per source page and destination (redirects are kept as the pages'
+-- redirect_to instead).
+-- inputs:  links (all rounds)
+-- params:  none
+-- output:  web links rows
+SELECT src_url, min(src_host) AS src_host, dst_url,
+       min(dst_host) AS dst_host, min(dst_domain) AS dst_domain,
+       min(dst_tld) AS dst_tld, min(dst_dir) AS dst_dir,
+       min(anchor) AS anchor, min(anchor_lang) AS anchor_lang
+FROM links
+WHERE kind = 'link'
+GROUP BY src_url, dst_url

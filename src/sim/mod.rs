@@ -1,0 +1,254 @@
+//! Replay, as Tamura evaluated strategies: crawl a recorded (or generated)
+//! web graph round by round, the fetch replaced by a lookup in the graph
+//! (`sql/sim/`) and every other phase the same code and SQL as a live
+//! crawl — generate, updatedb, the strategy. Each strategy crawls into its
+//! own crawl directory under the output folder; after each round the crawl
+//! is measured (`sql/sim/metrics.sql`), and at the end the miss ratio
+//! against distance from the seeds (`sql/sim/miss_by_distance.sql`).
+
+pub mod export;
+pub mod oracle;
+
+use std::path::{Path, PathBuf};
+
+use datafusion::arrow::array::RecordBatch;
+
+use crate::engine::{Engine, Params};
+use crate::error::{Error, Result};
+use crate::generate::GenerateOptions;
+use crate::lang::TargetLang;
+use crate::report::Format;
+use crate::store::schema::{FETCH, LINKS, MISS_BY_DISTANCE, PARSE, SIM_METRICS};
+use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
+use crate::strategy::LinkSelection;
+use crate::websim::graph::WebDir;
+use oracle::Oracle;
+
+#[derive(Debug, Clone)]
+pub struct SimulateOptions {
+    pub web: PathBuf,
+    /// One selection per strategy, all for the same target language.
+    pub selections: Vec<LinkSelection>,
+    /// Stop a strategy after this many fetch requests (None: when its queue is empty).
+    pub pages: Option<u64>,
+    /// URLs per round (generate's top-n).
+    pub round_size: u64,
+    pub out: PathBuf,
+}
+
+/// Where each strategy's crawl and the tables of a simulation are.
+pub struct SimDir {
+    root: PathBuf,
+}
+
+impl SimDir {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        SimDir { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The crawl directory of one strategy.
+    pub fn crawl(&self, strategy: &str) -> PathBuf {
+        self.root.join(strategy)
+    }
+
+    pub fn metrics(&self) -> PathBuf {
+        self.root.join("metrics")
+    }
+
+    pub fn miss_by_distance(&self) -> PathBuf {
+        self.root.join("miss_by_distance")
+    }
+
+    fn seeds_file(&self) -> PathBuf {
+        self.root.join("seeds.txt")
+    }
+
+    /// True if `root` holds a simulation's tables.
+    pub fn is_simulation(root: &Path) -> bool {
+        SimDir::new(root).metrics().is_dir()
+    }
+}
+
+/// Runs every strategy of `options` over the web graph; returns the final
+/// table (one row per strategy).
+pub async fn run(
+    engine: &Engine,
+    options: &SimulateOptions,
+    log: &mut dyn FnMut(String),
+) -> Result<Vec<RecordBatch>> {
+    let web = WebDir::open(&options.web)?;
+    let info = web.info()?;
+    let target = TargetLang::parse(&info.target_lang)?;
+    let graph = web.read()?;
+    let index = graph.url_index();
+    let seeds: Vec<u32> = info.seeds.iter().filter_map(|s| index.get(s.as_str()).copied()).collect();
+    if seeds.is_empty() {
+        return Err(Error::Usage(format!(
+            "{}: web.json names no seed that is a page of the graph",
+            web.root().display()
+        )));
+    }
+    let oracle = Oracle::new(&graph, &seeds, target.code());
+    drop(index);
+    oracle.register(engine, &graph, target.code())?;
+    log(format!(
+        "simulate: {} pages, {} links, {} target pages reachable from {} seeds",
+        graph.pages.len(),
+        graph.link_count(),
+        oracle.reachable_targets,
+        seeds.len()
+    ));
+    drop(graph);
+    engine.register_segment("web_pages", &web.pages()).await?;
+    engine.register_segment("web_links", &web.links()).await?;
+
+    let sim = prepare_out(&options.out, &info.seeds)?;
+    let mut metrics = Vec::new();
+    let mut misses = Vec::new();
+    for selection in &options.selections {
+        let name = selection.strategy.name;
+        let started = std::time::Instant::now();
+        let crawl = start_crawl(engine, &sim, selection).await?;
+        let rounds = crawl_rounds(engine, &crawl, selection, options, oracle.reachable_targets, &mut metrics).await?;
+        let params = Params::new().set("strategy", name);
+        let df = engine.query_file("sim/miss_by_distance.sql", &params).await?;
+        misses.extend(engine.collect(df).await?);
+        log(format!(
+            "simulate {name}: {rounds} rounds in {:.1} s",
+            started.elapsed().as_secs_f64()
+        ));
+    }
+    write_table(engine, &sim.metrics(), SIM_METRICS.clone(), metrics).await?;
+    write_table(engine, &sim.miss_by_distance(), MISS_BY_DISTANCE.clone(), misses).await?;
+    final_table(engine, &sim).await
+}
+
+/// Makes the output folder (replacing an earlier simulation there, never
+/// another folder) and writes the seeds file the crawls inject.
+fn prepare_out(out: &Path, seeds: &[String]) -> Result<SimDir> {
+    if out.exists() {
+        let empty = std::fs::read_dir(out).map_err(Error::io(out))?.next().is_none();
+        if !empty && !SimDir::is_simulation(out) {
+            return Err(Error::Usage(format!(
+                "{} exists and is not a simulation; give another -o DIR",
+                out.display()
+            )));
+        }
+        std::fs::remove_dir_all(out).map_err(Error::io(out))?;
+    }
+    std::fs::create_dir_all(out).map_err(Error::io(out))?;
+    let sim = SimDir::new(out);
+    let path = sim.seeds_file();
+    std::fs::write(&path, seeds.join("\n") + "\n").map_err(Error::io(&path))?;
+    Ok(sim)
+}
+
+async fn start_crawl(engine: &Engine, sim: &SimDir, selection: &LinkSelection) -> Result<CrawlDir> {
+    let config = CrawlConfig {
+        target_lang: Some(selection.target_lang.code().to_string()),
+        strategy: selection.strategy.name.to_string(),
+        params: selection.params.clone(),
+        ..CrawlConfig::default()
+    };
+    let root = sim.crawl(selection.strategy.name);
+    crate::inject::run(engine, &root, &sim.seeds_file(), Some(config)).await?;
+    CrawlDir::open(root)
+}
+
+/// Rounds of generate, lookup, updatedb until the queue is empty or the
+/// budget spent; one metrics row per round. Returns the rounds run.
+async fn crawl_rounds(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    selection: &LinkSelection,
+    options: &SimulateOptions,
+    reachable_targets: usize,
+    metrics: &mut Vec<RecordBatch>,
+) -> Result<u32> {
+    let mut requested = 0u64;
+    let mut rounds = 0;
+    loop {
+        let budget = options.pages.map_or(u64::MAX, |p| p.saturating_sub(requested));
+        if budget == 0 {
+            break;
+        }
+        let generate = GenerateOptions {
+            top_n: options.round_size.min(budget),
+            ..GenerateOptions::default()
+        };
+        let report = match crate::generate::run(engine, crawl, &generate).await {
+            Ok(report) => report,
+            Err(Error::NothingToDo(_)) => break,
+            Err(e) => return Err(e),
+        };
+        requested += report.urls as u64;
+        let round = RoundId(report.round);
+        look_up_round(engine, crawl, round).await?;
+        crate::updatedb::run(engine, crawl, selection).await?;
+        crate::inject::register_crawldb(engine, crawl).await?;
+        let params = Params::new()
+            .set("strategy", selection.strategy.name)
+            .set("round", round.0 as i32)
+            .set("reachable_targets", reachable_targets as i64);
+        let df = engine.query_file("sim/metrics.sql", &params).await?;
+        metrics.extend(engine.collect(df).await?);
+        rounds += 1;
+    }
+    Ok(rounds)
+}
+
+/// The fetch and parse phases of a round, looked up in the web graph
+/// (`sql/sim/fetch.sql`, `links.sql`, `parse.sql`) into the same segments
+/// a live crawl writes.
+async fn look_up_round(engine: &Engine, crawl: &CrawlDir, round: RoundId) -> Result<()> {
+    let no_params = Params::new();
+    let steps = [
+        (Phase::Fetchlist, Phase::Fetch, "sim/fetch.sql", FETCH.clone()),
+        (Phase::Fetch, Phase::Links, "sim/links.sql", LINKS.clone()),
+        (Phase::Fetch, Phase::Parse, "sim/parse.sql", PARSE.clone()),
+    ];
+    for (input, output, sql, schema) in steps {
+        engine
+            .register_segment(input.dir_name(), &crawl.segment(round, input))
+            .await?;
+        let df = engine.query_file(sql, &no_params).await?;
+        let writer = SegmentWriter::create(&crawl.segment(round, output), schema)?;
+        engine.write(df, writer).await?.commit()?;
+    }
+    Ok(())
+}
+
+/// Writes `batches` as the Parquet segment `dir` and beside it as `dir.csv`.
+async fn write_table(
+    engine: &Engine,
+    dir: &Path,
+    schema: datafusion::arrow::datatypes::SchemaRef,
+    batches: Vec<RecordBatch>,
+) -> Result<()> {
+    let mut writer = SegmentWriter::create(dir, schema)?;
+    for batch in &batches {
+        writer.write(batch)?;
+    }
+    writer.finish()?.commit()?;
+    engine.register_segment("written", dir).await?;
+    let all = engine.collect(engine.query("SELECT * FROM written", &Params::new()).await?).await?;
+    let csv = dir.with_extension("csv");
+    let temp = dir.with_extension("csv.tmp");
+    std::fs::write(&temp, crate::report::format(&all, Format::Csv)?).map_err(Error::io(&temp))?;
+    std::fs::rename(&temp, &csv).map_err(Error::io(&csv))
+}
+
+/// The simulation's final table: each strategy's last round, with its miss
+/// ratio over all distances (`sql/sim/final.sql`).
+pub async fn final_table(engine: &Engine, sim: &SimDir) -> Result<Vec<RecordBatch>> {
+    engine.register_segment("sim_metrics", &sim.metrics()).await?;
+    engine
+        .register_segment("sim_miss_by_distance", &sim.miss_by_distance())
+        .await?;
+    let df = engine.query_file("sim/final.sql", &Params::new()).await?;
+    engine.collect(df).await
+}
