@@ -91,7 +91,12 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "DIR")]
     pub web: PathBuf,
     /// Strategies to replay, comma-separated, or `all` (every strategy and `perfect`; `ontology` only with --importance)
-    #[arg(long, value_name = "S1,S2,...", value_delimiter = ',', default_value = "all")]
+    #[arg(
+        long,
+        value_name = "S1,S2,...",
+        value_delimiter = ',',
+        default_value = "all"
+    )]
     pub strategy: Vec<String>,
     /// Target language; must be the web's (web.json) [default: the web's]
     #[arg(long)]

@@ -46,19 +46,23 @@ pub fn decode(bytes: &[u8], http_charset: Option<&str>, tld: Option<&str>) -> De
             return finish(encoding_rs::ISO_2022_JP.name(), "detected", text);
         }
     }
-    let detected = detect(bytes, tld);
+    // The detector reads every byte: run it only when a declaration needs
+    // checking against it or none decodes the page.
+    let detected = std::cell::OnceCell::new();
+    let detected = || *detected.get_or_init(|| detect(bytes, tld));
     let declared = [(http_charset, "http"), (meta_charset.as_deref(), "meta")];
     for (label, source) in declared {
         let Some(encoding) = label.and_then(|l| Encoding::for_label(l.trim().as_bytes())) else {
             continue;
         };
-        if overruled(encoding, detected, bytes) {
+        if may_be_overruled(encoding, bytes) && overruled(encoding, detected(), bytes) {
             continue;
         }
         if let Some(text) = decode_cleanly(encoding, bytes) {
             return finish(encoding.name(), source, text);
         }
     }
+    let detected = detected();
     if let Some(text) = decode_cleanly(detected, bytes) {
         return finish(detected.name(), "detected", text);
     }
@@ -105,12 +109,16 @@ fn join_iso_2022_jp_segments(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
+/// True if the detector could overrule a declared `declared`: only a
+/// one-byte charset on bytes that are not all ASCII can be overruled.
+fn may_be_overruled(declared: &'static Encoding, bytes: &[u8]) -> bool {
+    declared.is_single_byte() && declared != UTF_8 && !bytes.is_ascii()
+}
+
 /// True if a declared one-byte charset should give way to the detector's
 /// guess of a charset for another script.
 fn overruled(declared: &'static Encoding, detected: &'static Encoding, bytes: &[u8]) -> bool {
-    let one_byte = declared.is_single_byte() && declared != UTF_8;
-    one_byte
-        && !bytes.is_ascii()
+    may_be_overruled(declared, bytes)
         && script_family(detected) != "latin"
         && script_family(detected) != script_family(declared)
         && decode_cleanly(detected, bytes).is_some()

@@ -43,7 +43,9 @@ pub async fn run(engine: &Engine, crawl: &CrawlDir, out: &Path) -> Result<Export
         ("sim/export_links.sql", WEB_LINKS.clone(), web.links()),
     ] {
         let df = engine.query_file(sql, &Params::new()).await?;
-        let staged = engine.write(df, SegmentWriter::create(&dir, schema)?).await?;
+        let staged = engine
+            .write(df, SegmentWriter::create(&dir, schema)?)
+            .await?;
         written.push(staged.commit()?);
     }
     let seeds = seeds(engine).await?;
@@ -64,7 +66,9 @@ pub async fn run(engine: &Engine, crawl: &CrawlDir, out: &Path) -> Result<Export
 /// The crawl's seeds: the URLs injected, not found by a link.
 async fn seeds(engine: &Engine) -> Result<Vec<String>> {
     let sql = "SELECT url FROM crawldb WHERE found_from IS NULL AND depth = 0 ORDER BY url";
-    let batches = engine.collect(engine.query(sql, &Params::new()).await?).await?;
+    let batches = engine
+        .collect(engine.query(sql, &Params::new()).await?)
+        .await?;
     let mut seeds = Vec::new();
     for batch in &batches {
         let url = utf8_column(batch, "url")?;

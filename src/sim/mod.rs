@@ -85,7 +85,11 @@ pub async fn run(
     let target = TargetLang::parse(&info.target_lang)?;
     let graph = web.read()?;
     let index = graph.url_index();
-    let seeds: Vec<u32> = info.seeds.iter().filter_map(|s| index.get(s.as_str()).copied()).collect();
+    let seeds: Vec<u32> = info
+        .seeds
+        .iter()
+        .filter_map(|s| index.get(s.as_str()).copied())
+        .collect();
     if seeds.is_empty() {
         return Err(Error::Usage(format!(
             "{}: web.json names no seed that is a page of the graph",
@@ -113,9 +117,19 @@ pub async fn run(
         let name = selection.strategy.name;
         let started = std::time::Instant::now();
         let crawl = start_crawl(engine, &sim, selection).await?;
-        let rounds = crawl_rounds(engine, &crawl, selection, options, oracle.reachable_targets, &mut metrics).await?;
+        let rounds = crawl_rounds(
+            engine,
+            &crawl,
+            selection,
+            options,
+            oracle.reachable_targets,
+            &mut metrics,
+        )
+        .await?;
         let params = Params::new().set("strategy", name);
-        let df = engine.query_file("sim/miss_by_distance.sql", &params).await?;
+        let df = engine
+            .query_file("sim/miss_by_distance.sql", &params)
+            .await?;
         misses.extend(engine.collect(df).await?);
         log(format!(
             "simulate {name}: {rounds} rounds in {:.1} s",
@@ -123,7 +137,13 @@ pub async fn run(
         ));
     }
     write_table(engine, &sim.metrics(), SIM_METRICS.clone(), metrics).await?;
-    write_table(engine, &sim.miss_by_distance(), MISS_BY_DISTANCE.clone(), misses).await?;
+    write_table(
+        engine,
+        &sim.miss_by_distance(),
+        MISS_BY_DISTANCE.clone(),
+        misses,
+    )
+    .await?;
     final_table(engine, &sim).await
 }
 
@@ -131,7 +151,10 @@ pub async fn run(
 /// another folder) and writes the seeds file the crawls inject.
 fn prepare_out(out: &Path, seeds: &[String]) -> Result<SimDir> {
     if out.exists() {
-        let empty = std::fs::read_dir(out).map_err(Error::io(out))?.next().is_none();
+        let empty = std::fs::read_dir(out)
+            .map_err(Error::io(out))?
+            .next()
+            .is_none();
         if !empty && !SimDir::is_simulation(out) {
             return Err(Error::Usage(format!(
                 "{} exists and is not a simulation; give another -o DIR",
@@ -172,7 +195,9 @@ async fn crawl_rounds(
     let mut requested = 0u64;
     let mut rounds = 0;
     loop {
-        let budget = options.pages.map_or(u64::MAX, |p| p.saturating_sub(requested));
+        let budget = options
+            .pages
+            .map_or(u64::MAX, |p| p.saturating_sub(requested));
         if budget == 0 {
             break;
         }
@@ -207,7 +232,12 @@ async fn crawl_rounds(
 async fn look_up_round(engine: &Engine, crawl: &CrawlDir, round: RoundId) -> Result<()> {
     let no_params = Params::new();
     let steps = [
-        (Phase::Fetchlist, Phase::Fetch, "sim/fetch.sql", FETCH.clone()),
+        (
+            Phase::Fetchlist,
+            Phase::Fetch,
+            "sim/fetch.sql",
+            FETCH.clone(),
+        ),
         (Phase::Fetch, Phase::Links, "sim/links.sql", LINKS.clone()),
         (Phase::Fetch, Phase::Parse, "sim/parse.sql", PARSE.clone()),
     ];
@@ -235,7 +265,13 @@ async fn write_table(
     }
     writer.finish()?.commit()?;
     engine.register_segment("written", dir).await?;
-    let all = engine.collect(engine.query("SELECT * FROM written", &Params::new()).await?).await?;
+    let all = engine
+        .collect(
+            engine
+                .query("SELECT * FROM written", &Params::new())
+                .await?,
+        )
+        .await?;
     let csv = dir.with_extension("csv");
     let temp = dir.with_extension("csv.tmp");
     std::fs::write(&temp, crate::report::format(&all, Format::Csv)?).map_err(Error::io(&temp))?;
@@ -245,7 +281,9 @@ async fn write_table(
 /// The simulation's final table: each strategy's last round, with its miss
 /// ratio over all distances (`sql/sim/final.sql`).
 pub async fn final_table(engine: &Engine, sim: &SimDir) -> Result<Vec<RecordBatch>> {
-    engine.register_segment("sim_metrics", &sim.metrics()).await?;
+    engine
+        .register_segment("sim_metrics", &sim.metrics())
+        .await?;
     engine
         .register_segment("sim_miss_by_distance", &sim.miss_by_distance())
         .await?;

@@ -91,8 +91,12 @@ impl Oracle {
     }
 }
 
-fn batch(schema: &datafusion::arrow::datatypes::SchemaRef, columns: Vec<ArrayRef>) -> Result<RecordBatch> {
-    RecordBatch::try_new(schema.clone(), columns).map_err(|e| Error::Other(format!("oracle table: {e}")))
+fn batch(
+    schema: &datafusion::arrow::datatypes::SchemaRef,
+    columns: Vec<ArrayRef>,
+) -> Result<RecordBatch> {
+    RecordBatch::try_new(schema.clone(), columns)
+        .map_err(|e| Error::Other(format!("oracle table: {e}")))
 }
 
 /// Hops from `seeds` and the page each was first reached from.

@@ -32,8 +32,9 @@ pub fn utf8_column(batch: &RecordBatch, name: &str) -> Result<StringArray> {
     let array = batch
         .column_by_name(name)
         .ok_or_else(|| Error::Other(format!("query result has no column {name}")))?;
-    let cast = datafusion::arrow::compute::cast(array, &datafusion::arrow::datatypes::DataType::Utf8)
-        .map_err(|e| Error::Other(format!("column {name}: {e}")))?;
+    let cast =
+        datafusion::arrow::compute::cast(array, &datafusion::arrow::datatypes::DataType::Utf8)
+            .map_err(|e| Error::Other(format!("column {name}: {e}")))?;
     cast.as_any()
         .downcast_ref::<StringArray>()
         .cloned()

@@ -226,10 +226,16 @@ pub static MISS_BY_DISTANCE: LazyLock<SchemaRef> = LazyLock::new(|| {
 
 /// The oracle of the `perfect` strategy: which URLs lead to target pages.
 pub static ORACLE: LazyLock<SchemaRef> = LazyLock::new(|| {
-    Arc::new(Schema::new(vec![utf8("url", false), boolean("follow", false)]))
+    Arc::new(Schema::new(vec![
+        utf8("url", false),
+        boolean("follow", false),
+    ]))
 });
 
 /// Target pages reachable from the seeds and their distance from them.
 pub static TARGET_DISTANCE: LazyLock<SchemaRef> = LazyLock::new(|| {
-    Arc::new(Schema::new(vec![utf8("url", false), int32("distance", false)]))
+    Arc::new(Schema::new(vec![
+        utf8("url", false),
+        int32("distance", false),
+    ]))
 });

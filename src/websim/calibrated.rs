@@ -289,14 +289,12 @@ impl Generator {
         // Statuses first: a redirect points to a page that answers 200.
         let fixed = |j: u32| j == 0 || matches!(kind, Kind::EnglishFronted(c) if j <= c + 1);
         let statuses: Vec<u16> = (0..count)
-            .map(|j| {
-                match (fixed(j), rng.below(100)) {
-                    (true, _) => 200,
-                    (false, 0..=1) => 404,
-                    (false, 2) => 500,
-                    (false, 3..=4) => 301,
-                    _ => 200,
-                }
+            .map(|j| match (fixed(j), rng.below(100)) {
+                (true, _) => 200,
+                (false, 0..=1) => 404,
+                (false, 2) => 500,
+                (false, 3..=4) => 301,
+                _ => 200,
             })
             .collect();
         for j in 0..count {
@@ -403,7 +401,9 @@ impl Generator {
             let chance = target_link_chance(from_target, on_target_server, inter);
             let want_target = rng.chance(chance);
             let dst = if inter && from_target && !want_target && rng.chance(FRONT_LINKS) {
-                self.fronts.get(rng.below(self.fronts.len().max(1))).copied()
+                self.fronts
+                    .get(rng.below(self.fronts.len().max(1)))
+                    .copied()
             } else if inter {
                 self.inter_target(s, want_target, &mut rng)
             } else {
@@ -492,24 +492,20 @@ impl Generator {
         (lang * ANCHORS_PER_LANG + rng.below(ANCHORS_PER_LANG)) as u32
     }
 
-    /// Front pages of three target servers with at least ten pages.
+    /// Front pages (in the target language) of the three largest target
+    /// servers, as Tamura seeded from three Thai servers.
     fn seeds(&self, pages: &[GraphPage]) -> Vec<String> {
-        let mut seeds: Vec<String> = self
+        let mut servers: Vec<&Server> = self
             .servers
             .iter()
-            .filter(|s| s.kind == Kind::Target && s.pages >= 10)
+            .filter(|s| matches!(s.kind, Kind::Target | Kind::TargetWithEnglish))
+            .collect();
+        servers.sort_by_key(|s| (std::cmp::Reverse(s.pages), s.first));
+        servers
+            .into_iter()
             .take(3)
             .map(|s| pages[s.first as usize].url.clone())
-            .collect();
-        if seeds.is_empty() {
-            seeds = self
-                .visible_targets
-                .iter()
-                .take(3)
-                .map(|&p| pages[p as usize].url.clone())
-                .collect();
-        }
-        seeds
+            .collect()
     }
 }
 
@@ -519,9 +515,7 @@ fn target_fraction(kind: Kind) -> f64 {
         Kind::Other(_) => 0.0,
         Kind::Target => 0.95,
         Kind::TargetWithEnglish => 0.5,
-        Kind::EnglishFronted(chain) => {
-            HIDDEN_SECTION as f64 / (1 + chain + HIDDEN_SECTION) as f64
-        }
+        Kind::EnglishFronted(chain) => HIDDEN_SECTION as f64 / (1 + chain + HIDDEN_SECTION) as f64,
         Kind::Multilingual(_) => 1.0 / 3.0,
     }
 }

@@ -7,8 +7,8 @@
 use encoding_rs::{Encoding, UTF_8};
 
 use super::corpus::{self, GENERIC_TLDS, LANGS};
-pub use super::render::{Declared, SimResponse};
 use super::render::{redirect, render, text_response, PageStyle, SimLink};
+pub use super::render::{Declared, SimResponse};
 
 /// The size and seed of a synthetic web.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
