@@ -66,7 +66,7 @@ pub enum Command {
     /// Run a SQL query over the crawl: tables crawldb, servers, dirs, fetchlist, fetch, parse, links, decisions, decision_sets
     Sql(SqlArgs),
     /// Print the language report (pages per language, target first) and the harvest rate per round
-    Report,
+    Report(ReportArgs),
     /// The built-in synthetic web
     Websim {
         #[command(subcommand)]
@@ -259,6 +259,14 @@ pub struct CrawlArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Also write one self-contained HTML file with the figures (harvest rate, coverage,
+    /// queue size, servers accessed) and tables; --crawl may name a simulation's output folder
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct SqlArgs {
     /// The query, e.g. "SELECT status, count(*) FROM crawldb GROUP BY status"
     pub query: String,
@@ -395,9 +403,15 @@ pub async fn run(cli: Cli) -> Result<()> {
                 with_newline(crate::report::format(&batches, args.format)?)
             );
         }
-        Command::Report => {
-            let crawl = CrawlDir::open(&root)?;
-            println!("{}", crate::report::full_report(&engine, &crawl).await?);
+        Command::Report(args) => {
+            if let Some(out) = &args.html {
+                let figures = crate::report::html::write(&engine, &root, out).await?;
+                say(format!("report: {figures} figures -> {}", out.display()));
+            }
+            if !crate::sim::SimDir::is_simulation(&root) {
+                let crawl = CrawlDir::open(&root)?;
+                println!("{}", crate::report::full_report(&engine, &crawl).await?);
+            }
         }
         Command::Websim {
             command: WebsimCommand::Serve(args),

@@ -39,6 +39,7 @@ const EMBEDDED_SQL: &[(&str, &str)] = &[
     embedded!("compare_decisions.sql"),
     embedded!("language_report.sql"),
     embedded!("harvest_by_round.sql"),
+    embedded!("crawl_metrics.sql"),
     embedded!("web_stats.sql"),
     embedded!("sim/fetch.sql"),
     embedded!("sim/links.sql"),

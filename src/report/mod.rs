@@ -1,6 +1,9 @@
 //! Reports and inspection: registers the whole crawl (crawldb, the server
 //! view, every round's segments with a `round` column) for SQL, prints query
-//! results as a table, CSV or JSON, and runs the language report.
+//! results as a table, CSV or JSON, and runs the language report; `html`
+//! draws the figures of a crawl or a simulation.
+
+pub mod html;
 
 use std::path::PathBuf;
 use std::str::FromStr;
