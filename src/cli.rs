@@ -107,6 +107,9 @@ pub struct SimulateArgs {
     /// URLs fetched per round (generate's --top-n)
     #[arg(long, default_value_t = 1_000, value_name = "K")]
     pub round_size: u64,
+    /// Stop each strategy after N rounds [default: when its queue is empty]
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<u32>,
     /// Output folder: one crawl directory per strategy, metrics and miss ratios as Parquet and CSV
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: PathBuf,
@@ -768,6 +771,7 @@ async fn simulate(engine: &Engine, args: &SimulateArgs, quiet: bool) -> Result<(
         selections,
         pages: args.pages,
         round_size: args.round_size,
+        rounds: args.rounds,
         out: args.out.clone(),
     };
     let mut log = |line: String| {

@@ -33,6 +33,8 @@ pub struct SimulateOptions {
     pub pages: Option<u64>,
     /// URLs per round (generate's top-n).
     pub round_size: u64,
+    /// Stop a strategy after this many rounds (None: no limit).
+    pub rounds: Option<u32>,
     pub out: PathBuf,
 }
 
@@ -194,7 +196,7 @@ async fn crawl_rounds(
 ) -> Result<u32> {
     let mut requested = 0u64;
     let mut rounds = 0;
-    loop {
+    while options.rounds.is_none_or(|limit| rounds < limit) {
         let budget = options
             .pages
             .map_or(u64::MAX, |p| p.saturating_sub(requested));

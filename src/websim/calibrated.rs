@@ -51,6 +51,12 @@ const ANCHORS_PER_LANG: usize = 400;
 /// Longest chain of English pages in front of a target section (Tamura
 /// found target pages up to 10 hops from the nearest other one).
 const MAX_CHAIN: u32 = 8;
+/// The share of all links from non-target pages on target servers that the
+/// last page of each English chain adds by listing its target section;
+/// the drawn links leave it out, so that the total comes to the aim.
+const CHAIN_END_TARGET_LINKS: f64 = 0.03;
+/// Share of intra-server links drawn to pages that are not content.
+const BROKEN_LINKS: f64 = 0.03;
 /// Target pages behind an English front.
 /// Of the links from target pages to other servers' non-target pages, the
 /// share that go to the English home page of a site with a target section.
@@ -101,6 +107,8 @@ struct Generator {
     /// `corpus::LANGS` index of each page's language.
     page_lang: Vec<usize>,
     content: Vec<bool>,
+    /// Content pages of each server: `[other languages, target]`.
+    server_content: Vec<[Vec<u32>; 2]>,
     /// Pages behind an English front (its chain and target section): no
     /// other server links to them.
     hidden: Vec<bool>,
@@ -122,6 +130,7 @@ impl Generator {
             page_lang: Vec::new(),
             content: Vec::new(),
             hidden: Vec::new(),
+            server_content: Vec::new(),
             fronts: Vec::new(),
             visible_targets: Vec::new(),
             anchor_pool: Vec::new(),
@@ -324,6 +333,13 @@ impl Generator {
             self.server_of.push(s as u32);
             self.page_lang.push(langs[j as usize]);
             self.content.push(content);
+            if self.server_content.len() <= s {
+                self.server_content.resize_with(s + 1, Default::default);
+            }
+            if content {
+                let target = usize::from(langs[j as usize] == self.target());
+                self.server_content[s][target].push(id);
+            }
             let hidden =
                 matches!(kind, Kind::EnglishFronted(c) if j > 0 && j <= c + HIDDEN_SECTION);
             self.hidden.push(hidden);
@@ -396,7 +412,7 @@ impl Generator {
         } else {
             aims::INTER_ELSEWHERE
         };
-        for _ in 0..4 + rng.below(13) {
+        for _ in 0..5 + rng.below(13) {
             let inter = rng.chance(inter_chance);
             let chance = target_link_chance(from_target, on_target_server, inter);
             let want_target = rng.chance(chance);
@@ -422,7 +438,8 @@ impl Generator {
     }
 
     /// A page of server `s` (not the caller): target or not as wanted, if
-    /// the server has one; now and then any page (a broken link, say).
+    /// the server has one, else on another server; now and then a page
+    /// that is not content (a broken link, say).
     /// Behind an English front, the chain links only backwards and the
     /// target pages only to the home page; the chain's last page lists the
     /// target pages, so none is nearer to another target page than the
@@ -439,12 +456,18 @@ impl Generator {
         if server.pages < 2 {
             return None;
         }
-        if rng.chance(0.03) {
-            return Some(server.first + rng.below(server.pages as usize) as u32);
+        if rng.chance(BROKEN_LINKS) {
+            // A link to a page that is not content: gone, failing, moved, private.
+            return (0..8)
+                .map(|_| server.first + rng.below(server.pages as usize) as u32)
+                .find(|&page| !self.content[page as usize]);
         }
-        (0..8)
-            .map(|_| server.first + rng.below(server.pages as usize) as u32)
-            .find(|&page| self.content[page as usize] && self.is_target(page) == want_target)
+        let wanted = &self.server_content[s][usize::from(want_target)];
+        if wanted.is_empty() {
+            // None of that kind here: the link leaves the server.
+            return self.inter_target(s, want_target, rng);
+        }
+        Some(wanted[rng.below(wanted.len())])
     }
 
     /// A page on another server: a visible target page, or a content page
@@ -532,7 +555,7 @@ fn target_link_chance(from_target: bool, on_target_server: bool, inter: bool) ->
         )
     } else if on_target_server {
         (
-            aims::FROM_OTHER_ON_TARGET_SERVER,
+            aims::FROM_OTHER_ON_TARGET_SERVER - CHAIN_END_TARGET_LINKS,
             aims::INTER_ON_TARGET_SERVER,
             aims::FROM_OTHER_ON_TARGET_SERVER_INTER,
         )
@@ -603,7 +626,8 @@ mod tests {
                 + (1.0 - inter) * target_link_chance(from_target, on_target_server, false)
         };
         assert!((total(true, true) - aims::FROM_TARGET).abs() < 1e-9);
-        assert!((total(false, true) - aims::FROM_OTHER_ON_TARGET_SERVER).abs() < 1e-9);
+        let drawn = aims::FROM_OTHER_ON_TARGET_SERVER - CHAIN_END_TARGET_LINKS;
+        assert!((total(false, true) - drawn).abs() < 1e-9);
     }
 
     #[test]
