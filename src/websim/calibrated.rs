@@ -140,7 +140,10 @@ impl Generator {
     fn run(mut self) -> (Graph, Vec<String>) {
         self.plan_servers();
         self.anchor_pool = anchor_pool();
-        let hosts: Vec<GraphHost> = (0..self.servers.len()).map(|s| self.host(s)).collect();
+        let on_cctld = self.target_servers_on_cctld();
+        let hosts: Vec<GraphHost> = (0..self.servers.len())
+            .map(|s| self.host(s, on_cctld[s]))
+            .collect();
         let mut pages = Vec::with_capacity(self.spec.pages);
         for s in 0..self.servers.len() {
             self.add_server_pages(s, &hosts[s], &mut pages);
@@ -258,7 +261,28 @@ impl Generator {
         -(1.0 - u).max(1e-12).ln()
     }
 
-    fn host(&mut self, s: usize) -> GraphHost {
+    /// Which target servers sit under the target's ccTLDs: in turn, as long
+    /// as those hold less than their share of the target pages so far.
+    fn target_servers_on_cctld(&self) -> Vec<bool> {
+        let (mut seen, mut under) = (0.0, 0.0);
+        self.servers
+            .iter()
+            .map(|server| {
+                let pages = server.pages as f64 * target_fraction(server.kind);
+                if pages == 0.0 {
+                    return false;
+                }
+                let on = under < (1.0 - aims::OFF_CCTLD) * (seen + pages);
+                seen += pages;
+                if on {
+                    under += pages;
+                }
+                on
+            })
+            .collect()
+    }
+
+    fn host(&mut self, s: usize, on_cctld: bool) -> GraphHost {
         let target = &LANGS[self.target()];
         let tld = match self.servers[s].kind {
             Kind::Other(lang) => {
@@ -271,7 +295,7 @@ impl Generator {
                     *self.rng_pick(GENERIC_TLDS)
                 }
             }
-            _ if self.rng.chance(1.0 - aims::OFF_CCTLD) => *self.rng_pick(target.cctlds),
+            _ if on_cctld => *self.rng_pick(target.cctlds),
             _ => *self.rng_pick(GENERIC_TLDS),
         };
         let www = if self.rng.chance(0.5) { "www." } else { "" };

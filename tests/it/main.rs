@@ -6,5 +6,6 @@ mod focused;
 mod langid;
 mod phases;
 mod recovery;
+mod simulation;
 mod strategies;
 mod util;

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use langcrawl::websim::server::Site;
 use langcrawl::websim::{spawn_background, Web, WebSpec, Websim};
 
 /// The small web the tests crawl: a few dozen hosts, quick to serve.
@@ -17,9 +18,9 @@ pub fn small_web() -> Websim {
 }
 
 /// A crawl directory in a temp folder, and the web it crawls.
-pub struct Crawl {
+pub struct Crawl<S: Site = Web> {
     pub tmp: tempfile::TempDir,
-    pub web: Websim,
+    pub web: Websim<S>,
 }
 
 impl Crawl {
@@ -27,8 +28,22 @@ impl Crawl {
         Crawl::on(small_web())
     }
 
+    /// Seeds: front pages of Japanese hosts and two English ones.
+    pub fn japanese_seeds(&self) -> PathBuf {
+        let mut seeds = self.web.web.seeds("jpn", 6);
+        seeds.extend(self.web.web.seeds("eng", 2));
+        self.seeds_file(&seeds)
+    }
+
+    /// Injects [`japanese_seeds`](Self::japanese_seeds) and crawls `rounds` rounds with bfs.
+    pub fn crawl_japanese(&self, rounds: u32) {
+        self.crawl_seeds(&self.japanese_seeds(), "ja", rounds);
+    }
+}
+
+impl<S: Site> Crawl<S> {
     /// A crawl of `web`.
-    pub fn on(web: Websim) -> Self {
+    pub fn on(web: Websim<S>) -> Self {
         Crawl {
             tmp: tempfile::tempdir().unwrap(),
             web,
@@ -44,18 +59,6 @@ impl Crawl {
         let path = self.tmp.path().join("seeds.txt");
         std::fs::write(&path, lines.join("\n") + "\n").unwrap();
         path
-    }
-
-    /// Seeds: front pages of Japanese hosts and two English ones.
-    pub fn japanese_seeds(&self) -> PathBuf {
-        let mut seeds = self.web.web.seeds("jpn", 6);
-        seeds.extend(self.web.web.seeds("eng", 2));
-        self.seeds_file(&seeds)
-    }
-
-    /// Injects [`japanese_seeds`](Self::japanese_seeds) and crawls `rounds` rounds with bfs.
-    pub fn crawl_japanese(&self, rounds: u32) {
-        self.crawl_seeds(&self.japanese_seeds(), "ja", rounds);
     }
 
     /// Injects `seeds` and crawls `rounds` rounds for `lang` with bfs.
