@@ -723,8 +723,9 @@ async fn generate_web(engine: &Engine, args: &GenerateWebArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let info = crate::websim::web_stats::generate_into(engine, spec, &target, &args.out).await?;
     println!(
-        "websim: wrote a {}-page web for {} to {} in {:.1} s; seeds: {}\n",
-        args.pages,
+        "websim: wrote a web of {} pages and {} links for {} to {} in {:.1} s; seeds: {}\n",
+        info.pages,
+        info.links,
         target.code(),
         args.out.display(),
         started.elapsed().as_secs_f64(),

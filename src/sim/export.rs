@@ -53,6 +53,8 @@ pub async fn run(engine: &Engine, crawl: &CrawlDir, out: &Path) -> Result<Export
         target_lang,
         seeds: seeds.clone(),
         made_by: format!("langcrawl graph export --crawl {}", crawl.root().display()),
+        pages: written[0],
+        links: written[1],
         stats: Vec::new(),
     };
     web.save_info(&info)?;

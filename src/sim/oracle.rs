@@ -28,7 +28,7 @@ impl Oracle {
     pub fn new(graph: &Graph, seeds: &[u32], code: &str) -> Self {
         let n = graph.pages.len();
         let is_target = |p: u32| graph.is_target(p, code);
-        let (distance, parent) = bfs_with_parents(graph, seeds);
+        let (distance, parent) = graph.walk_from(seeds);
         // The target pages a crawler reaches following target pages only.
         let mut by_targets = vec![false; n];
         let mut queue: VecDeque<u32> = seeds.iter().copied().collect();
@@ -97,28 +97,4 @@ fn batch(
 ) -> Result<RecordBatch> {
     RecordBatch::try_new(schema.clone(), columns)
         .map_err(|e| Error::Other(format!("oracle table: {e}")))
-}
-
-/// Hops from `seeds` and the page each was first reached from.
-fn bfs_with_parents(graph: &Graph, seeds: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    let n = graph.pages.len();
-    let mut distance = vec![UNREACHABLE; n];
-    let mut parent = vec![UNREACHABLE; n];
-    let mut queue = VecDeque::new();
-    for &s in seeds {
-        if distance[s as usize] == UNREACHABLE {
-            distance[s as usize] = 0;
-            queue.push_back(s);
-        }
-    }
-    while let Some(page) = queue.pop_front() {
-        for dst in graph.next_pages(page) {
-            if distance[dst as usize] == UNREACHABLE {
-                distance[dst as usize] = distance[page as usize] + 1;
-                parent[dst as usize] = page;
-                queue.push_back(dst);
-            }
-        }
-    }
-    (distance, parent)
 }

@@ -1,12 +1,30 @@
 //! `crawl.json`: the crawl's target language, strategy and parameters, and
 //! a log of what each phase did. Written atomically (temp file, rename).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::layout::CrawlDir;
 use crate::error::{Error, Result};
+
+/// Reads a JSON file of the crawl (or of a web graph), naming it on error.
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    serde_json::from_str(&text).map_err(|e| Error::SegmentRead {
+        path: path.to_path_buf(),
+        message: format!("not a valid {name}: {e}"),
+    })
+}
+
+/// Writes `value` as JSON to `path`: a temp file, then a rename.
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let temp = path.with_extension("json.tmp");
+    let text = serde_json::to_string_pretty(value).expect("settings serialize");
+    std::fs::write(&temp, text).map_err(Error::io(&temp))?;
+    std::fs::rename(&temp, path).map_err(Error::io(path))
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CrawlConfig {
@@ -84,20 +102,11 @@ impl Default for CrawlConfig {
 
 impl CrawlConfig {
     pub fn load(crawl: &CrawlDir) -> Result<Self> {
-        let path = crawl.crawl_json();
-        let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
-        serde_json::from_str(&text).map_err(|e| Error::SegmentRead {
-            path,
-            message: format!("not a valid crawl.json: {e}"),
-        })
+        read_json(&crawl.crawl_json())
     }
 
     pub fn save(&self, crawl: &CrawlDir) -> Result<()> {
-        let path = crawl.crawl_json();
-        let temp = path.with_extension("json.tmp");
-        let text = serde_json::to_string_pretty(self).expect("config serializes");
-        std::fs::write(&temp, text).map_err(Error::io(&temp))?;
-        std::fs::rename(&temp, &path).map_err(Error::io(&path))
+        write_json(&crawl.crawl_json(), self)
     }
 
     /// Appends a phase's summary to the log and saves.

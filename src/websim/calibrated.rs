@@ -145,8 +145,8 @@ impl Generator {
             .map(|s| self.host(s, on_cctld[s]))
             .collect();
         let mut pages = Vec::with_capacity(self.spec.pages);
-        for s in 0..self.servers.len() {
-            self.add_server_pages(s, &hosts[s], &mut pages);
+        for (s, host) in hosts.iter().enumerate() {
+            self.add_server_pages(s, host, &mut pages);
         }
         let outlinks: Vec<Vec<GraphLink>> =
             (0..pages.len() as u32).map(|p| self.outlinks(p)).collect();
@@ -436,7 +436,7 @@ impl Generator {
         } else {
             aims::INTER_ELSEWHERE
         };
-        for _ in 0..5 + rng.below(13) {
+        for _ in 6..18 + rng.below(2) {
             let inter = rng.chance(inter_chance);
             let chance = target_link_chance(from_target, on_target_server, inter);
             let want_target = rng.chance(chance);

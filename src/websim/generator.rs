@@ -7,7 +7,7 @@
 use encoding_rs::{Encoding, UTF_8};
 
 use super::corpus::{self, GENERIC_TLDS, LANGS};
-use super::render::{redirect, render, text_response, PageStyle, SimLink};
+use super::render::{redirect, render, text_response, PageStyle, SimLink, DECLARATIONS};
 pub use super::render::{Declared, SimResponse};
 
 /// The size and seed of a synthetic web.
@@ -392,14 +392,7 @@ fn make_host(spec: WebSpec, i: usize) -> Host {
         second,
         pages: (1 + rng.below(2 * mean)) as u32,
         encoding,
-        declared: *rng.pick(&[
-            Declared::Header,
-            Declared::Header,
-            Declared::Meta,
-            Declared::Meta,
-            Declared::Undeclared,
-            Declared::WrongMeta,
-        ]),
+        declared: *rng.pick(&DECLARATIONS),
         robots: match rng.below(100) {
             0..=39 => RobotsKind::DisallowPrivate,
             40..=84 => RobotsKind::AllowAll,

@@ -20,6 +20,7 @@ use datafusion::arrow::array::{
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::store::crawl_json::{read_json, write_json};
 use crate::store::rows::{column, opt_str};
 use crate::store::schema::{WEB_LINKS, WEB_PAGES};
 use crate::store::{read_batches, SegmentWriter};
@@ -85,6 +86,11 @@ pub struct WebInfo {
     pub seeds: Vec<String>,
     /// How the graph was made (`websim generate ...` or `graph export ...`).
     pub made_by: String,
+    /// Pages and links in the graph.
+    #[serde(default)]
+    pub pages: usize,
+    #[serde(default)]
+    pub links: usize,
     /// The achieved statistics, when the generator measured them.
     #[serde(default)]
     pub stats: Vec<Statistic>,
@@ -189,9 +195,11 @@ impl Graph {
     }
 
     /// Hops from the nearest of `sources` to every page, as a crawler walks
-    /// ([`next_pages`](Self::next_pages)); [`UNREACHABLE`] where none leads.
-    pub fn distances_from(&self, sources: &[u32]) -> Vec<u32> {
+    /// ([`next_pages`](Self::next_pages)), and the page each was first
+    /// reached from; [`UNREACHABLE`] where none leads.
+    pub fn walk_from(&self, sources: &[u32]) -> (Vec<u32>, Vec<u32>) {
         let mut distance = vec![UNREACHABLE; self.pages.len()];
+        let mut parent = vec![UNREACHABLE; self.pages.len()];
         let mut queue = VecDeque::new();
         for &s in sources {
             if distance[s as usize] == UNREACHABLE {
@@ -200,15 +208,15 @@ impl Graph {
             }
         }
         while let Some(page) = queue.pop_front() {
-            let next = distance[page as usize] + 1;
             for dst in self.next_pages(page) {
                 if distance[dst as usize] == UNREACHABLE {
-                    distance[dst as usize] = next;
+                    distance[dst as usize] = distance[page as usize] + 1;
+                    parent[dst as usize] = page;
                     queue.push_back(dst);
                 }
             }
         }
-        distance
+        (distance, parent)
     }
 
     /// For every page in language `code`, the hops from the nearest other
@@ -346,21 +354,12 @@ impl WebDir {
     }
 
     pub fn info(&self) -> Result<WebInfo> {
-        let path = self.web_json();
-        let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
-        serde_json::from_str(&text).map_err(|e| Error::SegmentRead {
-            path,
-            message: format!("not a valid web.json: {e}"),
-        })
+        read_json(&self.web_json())
     }
 
     /// Writes web.json (temp file, then rename).
     pub fn save_info(&self, info: &WebInfo) -> Result<()> {
-        let path = self.web_json();
-        let temp = path.with_extension("json.tmp");
-        let text = serde_json::to_string_pretty(info).expect("web info serializes");
-        std::fs::write(&temp, text).map_err(Error::io(&temp))?;
-        std::fs::rename(&temp, &path).map_err(Error::io(&path))
+        write_json(&self.web_json(), info)
     }
 
     /// Writes the pages and links of `graph`, each segment into a temp

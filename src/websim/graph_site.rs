@@ -9,7 +9,9 @@ use std::collections::HashMap;
 use super::corpus::{self, LANGS};
 use super::generator::Rng;
 use super::graph::{Graph, WebDir, WebInfo};
-use super::render::{redirect, render, text_response, Declared, PageStyle, SimLink, SimResponse};
+use super::render::{
+    redirect, render, text_response, PageStyle, SimLink, SimResponse, DECLARATIONS,
+};
 use super::server::Site;
 use crate::error::Result;
 
@@ -133,14 +135,7 @@ fn style(host: &str, lang: usize) -> PageStyle {
     } else {
         encoding_rs::UTF_8
     };
-    let declared = [
-        Declared::Header,
-        Declared::Header,
-        Declared::Meta,
-        Declared::Meta,
-        Declared::Undeclared,
-        Declared::WrongMeta,
-    ][rng.below(6)];
+    let declared = DECLARATIONS[rng.below(DECLARATIONS.len())];
     PageStyle {
         encoding,
         declared,

@@ -1,7 +1,16 @@
-//! The synthetic web: a deterministic multilingual web graph (`generator`)
-//! served on loopback as a forward proxy is addressed (`server`), so the
-//! crawler reaches it with its ordinary `--proxy` option. Tests, the demo
-//! and the benchmarks crawl it; nothing leaves 127.0.0.1.
+//! The synthetic web, served on loopback as a forward proxy is addressed
+//! (`server`), so the crawler reaches it with its ordinary `--proxy`
+//! option; nothing leaves 127.0.0.1. Two webs:
+//!
+//! - `generator`: a procedural web whose pages are made on request, with
+//!   the protocol's hard cases (legacy charsets, robots.txt that fails,
+//!   redirects, errors, a crawler trap) — the demo and the phase tests.
+//! - `calibrated` + `graph`: an explicit web graph shaped after Tamura's
+//!   measurements of the Thai web, written as Parquet (`websim generate`,
+//!   statistics in `web_stats`), served by `graph_site` and replayed by
+//!   `simulate`.
+//!
+//! Both render pages through `render`.
 
 pub mod calibrated;
 pub mod corpus;

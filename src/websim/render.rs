@@ -26,6 +26,16 @@ pub enum Declared {
     WrongMeta,
 }
 
+/// How often each declaration occurs: a header or `<meta>` most often.
+pub const DECLARATIONS: [Declared; 6] = [
+    Declared::Header,
+    Declared::Header,
+    Declared::Meta,
+    Declared::Meta,
+    Declared::Undeclared,
+    Declared::WrongMeta,
+];
+
 /// How a page is written: its bytes' charset, how the charset is declared,
 /// and whether `<html lang>` is set.
 #[derive(Debug, Clone, Copy)]

@@ -49,6 +49,8 @@ pub async fn generate_into(
             spec.pages,
             spec.seed
         ),
+        pages: graph.pages.len(),
+        links: graph.link_count(),
         stats: Vec::new(),
     };
     web.write(&graph, &info)?;

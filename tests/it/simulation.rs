@@ -262,3 +262,57 @@ fn a_simulation_shows_the_papers_findings_and_reports_them() {
         assert!(page.contains(&format!("Pages per language: {strategy} (target tha)")));
     }
 }
+
+/// Tamura's method: a bfs crawl exported as a web graph and replayed with
+/// bfs, the same seeds and round sizes, fetches the same URLs.
+#[test]
+fn an_exported_crawl_replays_to_the_same_fetches() {
+    let crawl = Crawl::new();
+    let seeds = crawl.japanese_seeds();
+    crawl.ok(&[
+        "crawl",
+        "--seeds",
+        seeds.to_str().unwrap(),
+        "--lang",
+        "ja",
+        "--rounds",
+        "3",
+        "--top-n",
+        "150",
+    ]);
+    let web = crawl.tmp.path().join("web");
+    let out = crawl.ok(&["graph", "export", "-o", web.to_str().unwrap()]);
+    assert!(out.contains("graph export:"), "{out}");
+    let info = WebDir::open(&web).unwrap().info().unwrap();
+    assert_eq!(info.target_lang, "jpn");
+    assert_eq!(info.seeds.len(), 8, "the injected seeds");
+    let sim = crawl.tmp.path().join("sim");
+    let args = [
+        "simulate",
+        "--web",
+        web.to_str().unwrap(),
+        "--strategy",
+        "bfs",
+        "--round-size",
+        "150",
+        "--rounds",
+        "3",
+        "-o",
+        sim.to_str().unwrap(),
+    ];
+    succeeded(langcrawl(&args), &args);
+    assert_eq!(fetched_urls(&crawl.dir()), fetched_urls(&sim.join("bfs")));
+    let statuses = |dir: &Path| {
+        let query = "SELECT status, count(*) FROM crawldb GROUP BY status ORDER BY status";
+        let args = [
+            "sql",
+            "--crawl",
+            dir.to_str().unwrap(),
+            query,
+            "--format",
+            "csv",
+        ];
+        succeeded(langcrawl(&args), &args)
+    };
+    assert_eq!(statuses(&crawl.dir()), statuses(&sim.join("bfs")));
+}
