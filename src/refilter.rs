@@ -104,6 +104,7 @@ pub async fn run(
         )));
     }
     let rounds = rounds_to_refilter(crawl, options.rounds)?;
+    register_crawldb(engine, crawl).await?;
     let mut done = Vec::new();
     for round in rounds {
         done.push(refilter_round(engine, crawl, options, round).await?);
@@ -134,7 +135,6 @@ async fn refilter_round(
     options: &RefilterOptions,
     round: RoundId,
 ) -> Result<RoundRefiltered> {
-    register_crawldb(engine, crawl).await?;
     for phase in [Phase::Links, Phase::Parse] {
         engine
             .register_segment(phase.dir_name(), &crawl.segment(round, phase))

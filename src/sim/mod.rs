@@ -19,6 +19,7 @@ use crate::generate::GenerateOptions;
 use crate::lang::TargetLang;
 use crate::report::Format;
 use crate::store::schema::{FETCH, LINKS, MISS_BY_DISTANCE, PARSE, SIM_METRICS};
+use crate::store::segment::conform;
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
 use crate::strategy::LinkSelection;
 use crate::websim::graph::WebDir;
@@ -138,14 +139,8 @@ pub async fn run(
             started.elapsed().as_secs_f64()
         ));
     }
-    write_table(engine, &sim.metrics(), SIM_METRICS.clone(), metrics).await?;
-    write_table(
-        engine,
-        &sim.miss_by_distance(),
-        MISS_BY_DISTANCE.clone(),
-        misses,
-    )
-    .await?;
+    write_table(&sim.metrics(), SIM_METRICS.clone(), metrics)?;
+    write_table(&sim.miss_by_distance(), MISS_BY_DISTANCE.clone(), misses)?;
     final_table(engine, &sim).await
 }
 
@@ -254,29 +249,26 @@ async fn look_up_round(engine: &Engine, crawl: &CrawlDir, round: RoundId) -> Res
     Ok(())
 }
 
-/// Writes `batches` as the Parquet segment `dir` and beside it as `dir.csv`.
-async fn write_table(
-    engine: &Engine,
+/// Writes `batches` as the Parquet segment `dir` and beside it as `dir.csv`,
+/// both cast to `schema`.
+fn write_table(
     dir: &Path,
     schema: datafusion::arrow::datatypes::SchemaRef,
     batches: Vec<RecordBatch>,
 ) -> Result<()> {
+    let batches = batches
+        .iter()
+        .map(|b| conform(b, &schema).map_err(|e| Error::Other(format!("{}: {e}", dir.display()))))
+        .collect::<Result<Vec<_>>>()?;
     let mut writer = SegmentWriter::create(dir, schema)?;
     for batch in &batches {
         writer.write(batch)?;
     }
     writer.finish()?.commit()?;
-    engine.register_segment("written", dir).await?;
-    let all = engine
-        .collect(
-            engine
-                .query("SELECT * FROM written", &Params::new())
-                .await?,
-        )
-        .await?;
     let csv = dir.with_extension("csv");
     let temp = dir.with_extension("csv.tmp");
-    std::fs::write(&temp, crate::report::format(&all, Format::Csv)?).map_err(Error::io(&temp))?;
+    std::fs::write(&temp, crate::report::format(&batches, Format::Csv)?)
+        .map_err(Error::io(&temp))?;
     std::fs::rename(&temp, &csv).map_err(Error::io(&csv))
 }
 

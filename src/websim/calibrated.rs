@@ -288,15 +288,15 @@ impl Generator {
             Kind::Other(lang) => {
                 let cctlds = LANGS[lang].cctlds;
                 if self.rng.chance(0.01) {
-                    *self.rng_pick(target.cctlds)
+                    *self.rng.pick(target.cctlds)
                 } else if !cctlds.is_empty() && self.rng.chance(0.5) {
-                    *self.rng_pick(cctlds)
+                    *self.rng.pick(cctlds)
                 } else {
-                    *self.rng_pick(GENERIC_TLDS)
+                    *self.rng.pick(GENERIC_TLDS)
                 }
             }
-            _ if on_cctld => *self.rng_pick(target.cctlds),
-            _ => *self.rng_pick(GENERIC_TLDS),
+            _ if on_cctld => *self.rng.pick(target.cctlds),
+            _ => *self.rng.pick(GENERIC_TLDS),
         };
         let www = if self.rng.chance(0.5) { "www." } else { "" };
         let stem = NAMES[self.rng.below(NAMES.len())];
@@ -307,10 +307,6 @@ impl Generator {
             domain,
             name,
         }
-    }
-
-    fn rng_pick<'a>(&mut self, items: &'a [&'a str]) -> &'a &'a str {
-        &items[self.rng.below(items.len())]
     }
 
     fn add_server_pages(&mut self, s: usize, host: &GraphHost, pages: &mut Vec<GraphPage>) {

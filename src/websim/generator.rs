@@ -94,7 +94,8 @@ impl Rng {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p
     }
 
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+    /// One of `items` (not empty), uniformly.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
 }
