@@ -92,6 +92,20 @@ fn killing_updatedb_midway_loses_nothing() {
     .unwrap();
     assert!(reference_out.status.success());
 
+    let expected = crate::util::langcrawl(&[
+        "sql",
+        "SELECT url, status, depth FROM crawldb ORDER BY url",
+        "--format",
+        "csv",
+        "--crawl",
+        reference.to_str().unwrap(),
+    ]);
+    let expected: Vec<Vec<String>> = String::from_utf8_lossy(&expected.stdout)
+        .lines()
+        .skip(1)
+        .map(crate::util::csv_fields)
+        .collect();
+
     let mut killed = 0;
     for after_ms in [30, 80, 150, 250, 400, 600] {
         if !kill_after(&crawl.dir(), &["updatedb"], Duration::from_millis(after_ms)) {
@@ -99,6 +113,17 @@ fn killing_updatedb_midway_loses_nothing() {
         }
         killed += 1;
         let now = crawldb_rows(&crawl);
+        // A kill that lands after the swap (while the phase log is written)
+        // leaves the complete new crawldb; any earlier one, the previous.
+        let merged = std::fs::read_to_string(crawl.dir().join("crawldb/_merged_round"))
+            .is_ok_and(|round| round.trim() == "3");
+        if merged {
+            assert_eq!(
+                now, expected,
+                "after a kill at {after_ms} ms, past the swap"
+            );
+            break;
+        }
         assert_eq!(
             now, before,
             "after a kill at {after_ms} ms the crawldb is the previous one"
@@ -122,19 +147,6 @@ fn killing_updatedb_midway_loses_nothing() {
 
     let merged = crawldb_rows(&crawl);
     assert_ne!(merged, before);
-    let expected = crate::util::langcrawl(&[
-        "sql",
-        "SELECT url, status, depth FROM crawldb ORDER BY url",
-        "--format",
-        "csv",
-        "--crawl",
-        reference.to_str().unwrap(),
-    ]);
-    let expected: Vec<Vec<String>> = String::from_utf8_lossy(&expected.stdout)
-        .lines()
-        .skip(1)
-        .map(crate::util::csv_fields)
-        .collect();
     assert_eq!(
         merged, expected,
         "re-running gives the same crawldb as an uninterrupted run"
