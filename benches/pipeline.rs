@@ -255,7 +255,8 @@ fn links_batch(ids: &[usize], sources: &[(String, String)]) -> anyhow::Result<Re
         strings(&|_| "eng".into()),
         strings(&|i| format!("context of link {i}")),
         Arc::new(BooleanArray::from(vec![false; ids.len()])),
-        strings(&|_| "link".into()),
+        strings(&|_| "a".into()),
+        Arc::new(StringArray::new_null(ids.len())),
     ];
     Ok(RecordBatch::try_new(LINKS.clone(), columns)?)
 }

@@ -14,6 +14,7 @@ SELECT url, host, domain, tld, dir,
        CASE WHEN fetched_round <= $round THEN redirect_to END AS redirect_to,
        CASE WHEN fetched_round <= $round THEN lang END AS lang,
        CASE WHEN fetched_round <= $round THEN lang_confidence END AS lang_confidence,
+       CASE WHEN fetched_round <= $round THEN lang_source END AS lang_source,
        CASE WHEN fetched_round <= $round THEN relevant END AS relevant,
        CASE WHEN fetched_round <= $round THEN digest END AS digest,
        found_from, found_anchor

@@ -11,6 +11,7 @@
 SELECT l.src_url,
        l.dst_url AS url,
        l.kind,
+       l.hreflang,
        l.anchor,
        l.anchor_lang,
        l.context,

@@ -29,7 +29,7 @@ SELECT p.url, p.host, p.domain, p.tld, p.dir,
        p.depth,
        CASE WHEN r.priority > p.priority THEN r.priority ELSE p.priority END AS priority,
        p.discovered_round, p.fetched_round, p.http_status, p.redirect_to, p.lang,
-       p.lang_confidence, p.relevant, p.digest, p.found_from, p.found_anchor
+       p.lang_confidence, p.lang_source, p.relevant, p.digest, p.found_from, p.found_anchor
 FROM pages p
 LEFT JOIN raised r ON r.url = p.url
 LEFT JOIN pruned x ON x.url = p.url
@@ -45,6 +45,7 @@ SELECT url, dst_host, dst_domain, dst_tld, dst_dir,
        CAST(NULL AS VARCHAR) AS redirect_to,
        CAST(NULL AS VARCHAR) AS lang,
        CAST(NULL AS DOUBLE)  AS lang_confidence,
+       CAST(NULL AS VARCHAR) AS lang_source,
        CAST(NULL AS BOOLEAN) AS relevant,
        CAST(NULL AS VARCHAR) AS digest,
        src_url               AS found_from,

@@ -1,13 +1,17 @@
 -- round_pages: what one round's fetch and parse learned about each URL.
 -- inputs:  fetch, parse (segments of the round)
 -- params:  $target_lang (ISO 639-3)
--- output:  url, status, http_status, redirect_to, lang, lang_confidence, digest, relevant
+-- output:  url, status, http_status, redirect_to, lang, lang_confidence,
+--          lang_source (`parse-failed` when parse failed), digest, relevant
 SELECT f.url,
        f.status,
        f.http_status,
        f.redirect_to,
        p.lang,
        p.lang_confidence,
+       CASE WHEN f.status = 'fetched' THEN
+           CASE WHEN NOT p.parsed THEN 'parse-failed' ELSE p.lang_source END
+       END AS lang_source,
        p.digest,
        CASE WHEN f.status = 'fetched' THEN coalesce(p.lang = $target_lang, false) END AS relevant
 FROM fetch f

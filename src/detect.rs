@@ -54,9 +54,8 @@ pub fn page(bytes: &[u8], target: Option<&TargetLang>) -> Detection {
         url: "file:///",
         host: "",
         status: "fetched",
-        content_type: None,
         content: Some(bytes),
-        redirect_to: None,
+        ..FetchedPage::default()
     };
     let row = parse_one(&input, target.map(TargetLang::code))
         .page

@@ -1,6 +1,6 @@
 -- sim/export_links: a finished crawl's links as the links of a web graph,
--- one per source page and destination (redirects are kept as the pages'
--- redirect_to instead).
+-- one per source page and destination, of every kind a crawler follows
+-- (redirects are kept as the pages' redirect_to instead).
 -- inputs:  links (all rounds)
 -- params:  none
 -- output:  web links rows
@@ -9,5 +9,5 @@ SELECT src_url, min(src_host) AS src_host, dst_url,
        min(dst_tld) AS dst_tld, min(dst_dir) AS dst_dir,
        min(anchor) AS anchor, min(anchor_lang) AS anchor_lang
 FROM links
-WHERE kind = 'link'
+WHERE kind <> 'redirect'
 GROUP BY src_url, dst_url

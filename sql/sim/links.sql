@@ -7,7 +7,7 @@
 SELECT l.src_url, l.src_host, w.lang AS src_lang,
        l.dst_url, l.dst_host, l.dst_domain, l.dst_tld, l.dst_dir,
        l.anchor, l.anchor_lang, l.anchor AS context,
-       false AS nofollow, 'link' AS kind
+       false AS nofollow, 'a' AS kind, CAST(NULL AS VARCHAR) AS hreflang
 FROM fetch f
 JOIN web_links l ON l.src_url = f.url
 JOIN web_pages w ON w.url = f.url
@@ -16,7 +16,7 @@ UNION ALL
 SELECT f.url, f.host, CAST(NULL AS VARCHAR),
        d.url, d.host, d.domain, d.tld, d.dir,
        '', 'und', '',
-       false, 'redirect'
+       false, 'redirect', CAST(NULL AS VARCHAR)
 FROM fetch f
 JOIN web_pages d ON d.url = f.redirect_to
 WHERE f.status = 'redirect'

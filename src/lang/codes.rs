@@ -54,6 +54,32 @@ const COUNTRY_HINTS: &[(&str, &str)] = &[
     ("cz", "cs"),
 ];
 
+/// ISO 639 macrolanguages whose individual language whatlang names.
+const WHATLANG_INDIVIDUAL: &[(&str, &str)] = &[("zho", "cmn"), ("fas", "pes"), ("nor", "nob")];
+
+/// The ISO 639-3 code of a BCP 47 language tag (`ja-JP` → `jpn`, `zh-Hant`
+/// → `cmn`, `fil` → `fil`), as whatlang names it where whatlang knows the
+/// language; `x-default` is kept as is. `None` when the tag names no
+/// language.
+pub fn tag_code(tag: &str) -> Option<String> {
+    let tag = tag.trim().to_ascii_lowercase();
+    if tag == "x-default" {
+        return Some(tag);
+    }
+    let primary = tag.split(['-', '_']).next()?;
+    let language = match primary.len() {
+        2 => isolang::Language::from_639_1(primary)?,
+        3 => isolang::Language::from_639_3(primary)?,
+        _ => return None,
+    };
+    let code = language.to_639_3();
+    let code = WHATLANG_INDIVIDUAL
+        .iter()
+        .find(|(macro_code, _)| *macro_code == code)
+        .map_or(code, |(_, individual)| individual);
+    Some(code.to_string())
+}
+
 /// A target language, always in its ISO 639-3 form (`jpn`, `tha`, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TargetLang(String);
@@ -114,6 +140,30 @@ mod tests {
             TargetLang::parse("zh").unwrap().default_tlds(),
             ["cn", "tw", "hk"]
         );
+    }
+
+    #[test]
+    fn language_tags_to_iso_639_3() {
+        let cases = [
+            ("ja", Some("jpn")),
+            ("ja-JP", Some("jpn")),
+            ("zh-Hant-TW", Some("cmn")),
+            ("zh_CN", Some("cmn")),
+            ("TH", Some("tha")),
+            ("en-US", Some("eng")),
+            ("fi", Some("fin")),
+            ("fil", Some("fil")),
+            ("nb", Some("nob")),
+            ("no", Some("nob")),
+            ("fa-IR", Some("pes")),
+            ("X-Default", Some("x-default")),
+            ("", None),
+            ("qq", None),
+            ("english", None),
+        ];
+        for (tag, code) in cases {
+            assert_eq!(tag_code(tag).as_deref(), code, "tag {tag:?}");
+        }
     }
 
     #[test]

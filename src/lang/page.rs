@@ -3,7 +3,7 @@
 //! is too short to decide.
 
 use super::charset::charset_language;
-use super::codes::TargetLang;
+use super::codes::tag_code;
 use super::script::{ScriptCounts, HAN};
 
 /// Characters of visible text given to whatlang.
@@ -22,7 +22,8 @@ pub struct PageLang {
     /// ISO 639-3 code, or `None` when nothing could tell.
     pub lang: Option<String>,
     pub confidence: f64,
-    /// `text`, `text+hint`, `script`, `html_lang`, `charset` or `none`.
+    /// `text`, `text+hint`, `script`, `html_lang`, `charset`, `none`, or
+    /// `no-text` (no letter at all: a frameset, a refresh, an image page).
     pub source: &'static str,
     /// The script most of the text is in (`Latin`, `Kana`, `Thai`...).
     pub script: Option<&'static str>,
@@ -33,6 +34,14 @@ pub struct PageLang {
 /// text, `html_lang` (the `<html lang>` attribute), a `charset` (WHATWG
 /// name) that implies a language.
 pub fn identify_page(text: &str, html_lang: Option<&str>, charset: &str) -> PageLang {
+    if !text.chars().any(char::is_alphabetic) {
+        return PageLang {
+            lang: None,
+            confidence: 0.0,
+            source: "no-text",
+            script: None,
+        };
+    }
     let prefix = bounded_prefix(text, TEXT_PREFIX_CHARS);
     let counts = ScriptCounts::of(prefix);
     let html_hint = html_lang.and_then(html_lang_code);
@@ -76,12 +85,10 @@ pub fn identify_page(text: &str, html_lang: Option<&str>, charset: &str) -> Page
     }
 }
 
-/// The ISO 639-3 code of an `<html lang>` value (`ja-JP` → `jpn`).
+/// The ISO 639-3 code of an `<html lang>` value (`ja-JP` → `jpn`) when
+/// whatlang knows the language.
 fn html_lang_code(value: &str) -> Option<String> {
-    let primary = value.split(['-', '_']).next()?;
-    TargetLang::parse(primary)
-        .ok()
-        .map(|l| l.code().to_string())
+    tag_code(value).filter(|code| whatlang::Lang::from_code(code).is_some())
 }
 
 /// The first `max_chars` characters of `text`.
@@ -113,12 +120,20 @@ mod tests {
             (page.lang.as_deref(), page.source),
             (Some("kor"), "html_lang")
         );
-        let page = identify_page("", None, "windows-874");
+        let page = identify_page("OK", None, "windows-874");
         assert_eq!(
             (page.lang.as_deref(), page.source),
             (Some("tha"), "charset")
         );
-        assert_eq!(identify_page("", None, "UTF-8").lang, None);
+        assert_eq!(identify_page("OK", None, "UTF-8").lang, None);
+    }
+
+    #[test]
+    fn a_page_without_letters_has_no_language_whatever_its_hints() {
+        for text in ["", "  ", "© 2024 | 1 2 3 → ☰"] {
+            let page = identify_page(text, Some("ja"), "Shift_JIS");
+            assert_eq!((page.lang, page.source), (None, "no-text"), "{text:?}");
+        }
     }
 
     #[test]

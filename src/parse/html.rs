@@ -1,15 +1,21 @@
 //! HTML extraction with scraper: title, visible text (no script/style),
-//! `<html lang>`, `<base href>`, and links with anchor text, a context
-//! window of the text around them, and nofollow.
+//! `<html lang>`, `<base href>`, and every outlink a browser follows — `a`,
+//! `area`, `frame`, `iframe`, meta refresh, hreflang alternates, canonical —
+//! with its anchor text (or an image's `alt`), a context window of the text
+//! around it, its `hreflang` and nofollow. Total: any input gives a result,
+//! and every anchor span lies within the text.
 
 use std::sync::LazyLock;
 
 use ego_tree::NodeRef;
+use scraper::node::Element;
 use scraper::{Html, Node, Selector};
 
-/// Elements whose text is not visible.
+use super::refresh::refresh_url;
+
+/// Elements whose text is not visible (their links are still collected).
 const HIDDEN: &[&str] = &[
-    "script", "style", "noscript", "template", "head", "svg", "iframe",
+    "script", "style", "noscript", "template", "head", "svg", "iframe", "title",
 ];
 /// Elements that break the text flow (a space is put around them).
 const BLOCKS: &[&str] = &[
@@ -47,6 +53,41 @@ static BASE: LazyLock<Selector> = LazyLock::new(|| Selector::parse("base[href]")
 static META_ROBOTS: LazyLock<Selector> =
     LazyLock::new(|| Selector::parse(r#"meta[name="robots" i]"#).unwrap());
 
+/// Where a link comes from: the `kind` column of the `links` segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LinkKind {
+    A,
+    Area,
+    Frame,
+    Iframe,
+    /// `<meta http-equiv="refresh" content="0; url=...">`.
+    Refresh,
+    /// An HTTP 3xx answer's `Location`.
+    Redirect,
+    /// `<link rel="alternate" hreflang="..." href="...">`.
+    Alternate,
+    /// `Link: <...>; rel="alternate"; hreflang="..."` (HTTP header).
+    HeaderAlternate,
+    /// `<link rel="canonical">` or `Link: <...>; rel="canonical"`.
+    Canonical,
+}
+
+impl LinkKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkKind::A => "a",
+            LinkKind::Area => "area",
+            LinkKind::Frame => "frame",
+            LinkKind::Iframe => "iframe",
+            LinkKind::Refresh => "refresh",
+            LinkKind::Redirect => "redirect",
+            LinkKind::Alternate => "alternate",
+            LinkKind::HeaderAlternate => "header-alternate",
+            LinkKind::Canonical => "canonical",
+        }
+    }
+}
+
 /// What a page says, before URLs are resolved.
 #[derive(Debug, Default)]
 pub struct Extracted {
@@ -59,12 +100,18 @@ pub struct Extracted {
     pub links: Vec<RawLink>,
 }
 
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RawLink {
+    pub kind: LinkKind,
     pub href: String,
     pub anchor: String,
     pub context: String,
     pub nofollow: bool,
+    /// The `hreflang` attribute as written.
+    pub hreflang: Option<String>,
+    /// Byte range of the link's text in [`Extracted::text`] (empty for an
+    /// image link, a frame, a `<link>` or a refresh).
+    pub span: std::ops::Range<usize>,
 }
 
 /// Extracts title, visible text, hints and links from an HTML document.
@@ -77,15 +124,11 @@ pub fn extract(html: &str) -> Extracted {
             .attr("content")
             .is_some_and(|c| c.to_ascii_lowercase().contains("nofollow"))
     });
+    walk.finish();
     let links = walk
         .links
         .iter()
-        .map(|link| RawLink {
-            href: link.href.clone(),
-            anchor: walk.text[link.start..link.end].trim().to_string(),
-            context: context_around(&walk.text, link.start, link.end),
-            nofollow: link.nofollow || nofollow_all,
-        })
+        .map(|span| walk.raw_link(span, nofollow_all))
         .collect();
     Extracted {
         title: document
@@ -104,16 +147,22 @@ pub fn extract(html: &str) -> Extracted {
             .and_then(|b| b.value().attr("href"))
             .map(str::to_string),
         nofollow_all,
-        text: walk.text.trim_end().to_string(),
+        text: walk.text,
         links,
     }
 }
 
+/// A link and the byte range of its anchor in the walk's text.
+#[derive(Debug)]
 struct LinkSpan {
+    kind: LinkKind,
     href: String,
     start: usize,
     end: usize,
     nofollow: bool,
+    hreflang: Option<String>,
+    /// The anchor when the span has no text: an image's `alt`, `title`, `aria-label`.
+    fallback: Option<String>,
 }
 
 /// A depth-first walk that collects visible text and link spans in it.
@@ -121,52 +170,99 @@ struct LinkSpan {
 struct Walk {
     text: String,
     links: Vec<LinkSpan>,
+    /// Open `a` links (indexes into `links`), innermost last.
+    open: Vec<usize>,
+    /// Depth of hidden elements around the current node.
+    hidden: usize,
 }
 
 enum Step<'a> {
     Enter(NodeRef<'a, Node>),
     Break,
+    Unhide,
     EndLink(usize),
 }
 
 impl Walk {
+    /// Walks the tree under `root` without recursion (any depth is safe).
     fn visit(&mut self, root: NodeRef<'_, Node>) {
         let mut stack = vec![Step::Enter(root)];
         while let Some(step) = stack.pop() {
             match step {
                 Step::Break => self.push_break(),
-                Step::EndLink(index) => self.links[index].end = self.text.trim_end().len(),
-                Step::Enter(node) => match node.value() {
-                    Node::Text(text) => self.push_text(text),
-                    Node::Element(element) => {
-                        let name = element.name();
-                        if HIDDEN.contains(&name) {
-                            continue;
-                        }
-                        if BLOCKS.contains(&name) {
-                            self.push_break();
-                            stack.push(Step::Break);
-                        }
-                        if let (true, Some(href)) = (name == "a", element.attr("href")) {
-                            self.push_break();
-                            let rel = element.attr("rel").unwrap_or_default().to_ascii_lowercase();
-                            self.links.push(LinkSpan {
-                                href: href.to_string(),
-                                start: self.text.len(),
-                                end: self.text.len(),
-                                nofollow: rel.split_whitespace().any(|r| r == "nofollow"),
-                            });
-                            stack.push(Step::EndLink(self.links.len() - 1));
-                        }
-                        stack.extend(node.children().rev().map(Step::Enter));
+                Step::Unhide => self.hidden -= 1,
+                Step::EndLink(index) => self.end_link(index),
+                Step::Enter(node) => {
+                    if let Node::Text(text) = node.value() {
+                        self.push_text(text);
+                        continue;
                     }
-                    _ => stack.extend(node.children().rev().map(Step::Enter)),
-                },
+                    if let Node::Element(element) = node.value() {
+                        self.enter_element(element, &mut stack);
+                    }
+                    stack.extend(node.children().rev().map(Step::Enter));
+                }
             }
         }
     }
 
+    fn enter_element(&mut self, element: &Element, stack: &mut Vec<Step<'_>>) {
+        let name = element.name();
+        if HIDDEN.contains(&name) {
+            self.hidden += 1;
+            stack.push(Step::Unhide);
+        }
+        if BLOCKS.contains(&name) {
+            self.push_break();
+            stack.push(Step::Break);
+        }
+        match (name, element_link(element)) {
+            ("a", Some(link)) => {
+                self.push_break();
+                self.push_link(link);
+                self.open.push(self.links.len() - 1);
+                stack.push(Step::EndLink(self.links.len() - 1));
+            }
+            (_, Some(link)) => self.push_link(link),
+            ("img", None) => self.note_image(element),
+            _ => {}
+        }
+    }
+
+    fn push_link(&mut self, mut link: LinkSpan) {
+        link.start = self.text.len();
+        link.end = link.start;
+        self.links.push(link);
+    }
+
+    fn end_link(&mut self, index: usize) {
+        let link = &mut self.links[index];
+        link.end = self.text.trim_end().len().max(link.start);
+        self.open.retain(|&open| open != index);
+    }
+
+    /// An image inside a link names the link when its text is empty.
+    fn note_image(&mut self, element: &Element) {
+        let alt = element.attr("alt").map(collapse_whitespace);
+        if let (Some(&index), Some(alt)) = (self.open.last(), alt.filter(|a| !a.is_empty())) {
+            self.links[index].fallback.get_or_insert(alt);
+        }
+    }
+
+    /// Drops the trailing space and keeps every span within the text.
+    fn finish(&mut self) {
+        let len = self.text.trim_end().len();
+        self.text.truncate(len);
+        for link in &mut self.links {
+            link.start = link.start.min(len);
+            link.end = link.end.clamp(link.start, len);
+        }
+    }
+
     fn push_text(&mut self, text: &str) {
+        if self.hidden > 0 {
+            return;
+        }
         let mut words = text.split_whitespace().peekable();
         if words.peek().is_none() {
             return self.push_break();
@@ -190,6 +286,68 @@ impl Walk {
             self.text.push(' ');
         }
     }
+
+    fn raw_link(&self, span: &LinkSpan, nofollow_all: bool) -> RawLink {
+        let text = self
+            .text
+            .get(span.start..span.end)
+            .unwrap_or_default()
+            .trim();
+        let anchor = match (text.is_empty(), &span.fallback) {
+            (true, Some(fallback)) => fallback.clone(),
+            _ => text.to_string(),
+        };
+        RawLink {
+            kind: span.kind,
+            href: span.href.clone(),
+            anchor,
+            context: context_around(&self.text, span.start, span.end),
+            nofollow: span.nofollow || nofollow_all,
+            hreflang: span.hreflang.clone(),
+            span: span.start..span.end,
+        }
+    }
+}
+
+/// The link an element makes, if it makes one (its span starts here).
+fn element_link(element: &Element) -> Option<LinkSpan> {
+    let rel = element.attr("rel").unwrap_or_default().to_ascii_lowercase();
+    let has_rel = |token: &str| rel.split_ascii_whitespace().any(|r| r == token);
+    let hreflang = element.attr("hreflang").map(str::to_string);
+    let (kind, href) = match element.name() {
+        "a" => (LinkKind::A, element.attr("href")?),
+        "area" => (LinkKind::Area, element.attr("href")?),
+        "frame" => (LinkKind::Frame, element.attr("src")?),
+        "iframe" => (LinkKind::Iframe, element.attr("src")?),
+        "meta" if is_refresh(element) => {
+            (LinkKind::Refresh, refresh_url(element.attr("content")?)?)
+        }
+        "link" if has_rel("alternate") && hreflang.is_some() => {
+            (LinkKind::Alternate, element.attr("href")?)
+        }
+        "link" if has_rel("canonical") => (LinkKind::Canonical, element.attr("href")?),
+        _ => return None,
+    };
+    let fallback = ["alt", "title", "aria-label"]
+        .iter()
+        .find_map(|name| element.attr(name))
+        .map(collapse_whitespace)
+        .filter(|a| !a.is_empty());
+    Some(LinkSpan {
+        kind,
+        href: href.to_string(),
+        start: 0,
+        end: 0,
+        nofollow: has_rel("nofollow"),
+        hreflang,
+        fallback,
+    })
+}
+
+fn is_refresh(element: &Element) -> bool {
+    element
+        .attr("http-equiv")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"))
 }
 
 fn collapse_whitespace(text: &str) -> String {
@@ -198,58 +356,17 @@ fn collapse_whitespace(text: &str) -> String {
 
 /// Up to `CONTEXT_CHARS` characters of text on each side of `start..end`, with the span.
 fn context_around(text: &str, start: usize, end: usize) -> String {
-    let before: String = text[..start]
-        .chars()
-        .rev()
-        .take(CONTEXT_CHARS)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    let after: String = text[end..].chars().take(CONTEXT_CHARS).collect();
-    collapse_whitespace(&format!("{before}{}{after}", &text[start..end]))
+    let (Some(head), Some(span), Some(tail)) =
+        (text.get(..start), text.get(start..end), text.get(end..))
+    else {
+        return String::new();
+    };
+    let before: Vec<char> = head.chars().rev().take(CONTEXT_CHARS).collect();
+    let before: String = before.into_iter().rev().collect();
+    let after: String = tail.chars().take(CONTEXT_CHARS).collect();
+    collapse_whitespace(&format!("{before}{span}{after}"))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const PAGE: &str = r#"<!doctype html><html lang="ja"><head><title> 人権 宣言 </title>
-        <base href="http://base.jp/dir/"><style>p{color:red}</style></head>
-        <body><script>var x = "hidden";</script>
-        <p>第一条 すべての人間は、<a href="a.html">生まれながらにして自由</a>であり、</p>
-        <p><a href="http://b.jp/" rel="nofollow noopener">リンク</a> after</p>
-        </body></html>"#;
-
-    #[test]
-    fn visible_text_hints_and_links() {
-        let page = extract(PAGE);
-        assert_eq!(page.title.as_deref(), Some("人権 宣言"));
-        assert_eq!(page.html_lang.as_deref(), Some("ja"));
-        assert_eq!(page.base_href.as_deref(), Some("http://base.jp/dir/"));
-        assert!(
-            !page.text.contains("hidden") && !page.text.contains("color"),
-            "{}",
-            page.text
-        );
-        assert!(page.text.contains("第一条 すべての人間は、"));
-        assert_eq!(page.links.len(), 2);
-        assert_eq!(page.links[0].anchor, "生まれながらにして自由");
-        assert!(
-            page.links[0].context.contains("第一条") && page.links[0].context.contains("であり")
-        );
-        assert!(!page.links[0].nofollow && page.links[1].nofollow);
-    }
-
-    #[test]
-    fn numeric_character_references_are_decoded() {
-        let page = extract("<p>&#26085;&#x672C; &amp; more</p>");
-        assert_eq!(page.text, "日本 & more");
-    }
-
-    #[test]
-    fn meta_robots_nofollow_covers_every_link() {
-        let page = extract(r#"<meta name="ROBOTS" content="noindex, nofollow"><a href="/x">x</a>"#);
-        assert!(page.nofollow_all && page.links[0].nofollow);
-    }
-}
+#[path = "html_tests.rs"]
+mod tests;

@@ -39,6 +39,9 @@ pub static CRAWLDB: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("redirect_to", true),
         utf8("lang", true),
         float64("lang_confidence", true),
+        // what decided `lang` (parse's lang_source): `no-text`, `not-html`
+        // and `parse-failed` explain a NULL lang
+        utf8("lang_source", true),
         boolean("relevant", true),
         utf8("digest", true),
         utf8("found_from", true),
@@ -85,7 +88,9 @@ pub static PARSE: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
         utf8("url", false),
         utf8("host", false),
+        // false only when parsing failed (a bug, logged with the URL)
         boolean("parsed", false),
+        utf8("content_type", true),
         utf8("title", true),
         utf8("text_sample", true),
         Field::new("text_chars", DataType::Int64, false),
@@ -104,8 +109,9 @@ pub static PARSE: LazyLock<SchemaRef> = LazyLock::new(|| {
     ]))
 });
 
-/// parse's other output: one row per distinct outlink of a page, plus one
-/// per redirect (kind `redirect`).
+/// parse's other output: one row per distinct outlink of a page (every
+/// kind a browser follows, plus alternates and canonical), plus one per
+/// redirect (kind `redirect`).
 pub static LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
         utf8("src_url", false),
@@ -120,7 +126,11 @@ pub static LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("anchor_lang", false),
         utf8("context", false),
         boolean("nofollow", false),
+        // a | area | frame | iframe | refresh | redirect | alternate |
+        // header-alternate | canonical
         utf8("kind", false),
+        // ISO 639-3 of the link's hreflang (`x-default` as is)
+        utf8("hreflang", true),
     ]))
 });
 

@@ -1,14 +1,20 @@
 //! The deterministic web graph: hosts with a language profile (some with a
 //! second language under a top-level directory), pages whose text comes from
 //! the corpus, links that mostly stay within a language, legacy charsets,
-//! robots.txt, redirects, errors and a calendar-style crawler trap. Every
-//! answer is a pure function of the seed, the host and the path.
+//! robots.txt, redirects, errors, a calendar-style crawler trap, and the
+//! real web's awkward markup (`shapes`: image links, framesets, refresh
+//! pages, image maps, hreflang alternates, junk). Every answer is a pure
+//! function of the seed, the host and the path.
 
 use encoding_rs::{Encoding, UTF_8};
 
 use super::corpus::{self, GENERIC_TLDS, LANGS};
-use super::render::{redirect, render, text_response, PageStyle, SimLink, DECLARATIONS};
+use super::render::{
+    redirect, render_with, text_response, Extras, PageStyle, SimLink, DECLARATIONS,
+};
 pub use super::render::{Declared, SimResponse};
+pub use super::rng::Rng;
+use super::shapes::{self, Front, HostShapes};
 
 /// The size and seed of a synthetic web.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +60,8 @@ pub struct Host {
     pub flaky: bool,
     /// Serves an endless `/cal/N.html` chain.
     pub trap: bool,
+    /// The real web's shapes it shows (see `shapes`).
+    pub shapes: HostShapes,
 }
 
 /// A generated web.
@@ -62,42 +70,6 @@ pub struct Web {
     pub spec: WebSpec,
     pub hosts: Vec<Host>,
     by_lang: Vec<Vec<usize>>,
-}
-
-/// splitmix64: a small, fast, deterministic generator.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(parts: &[u64]) -> Self {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for &part in parts {
-            state = Rng(state ^ part).next_u64();
-        }
-        Rng(state)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-
-    /// True with probability `p`.
-    pub fn chance(&mut self, p: f64) -> bool {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p
-    }
-
-    /// One of `items` (not empty), uniformly.
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
 }
 
 const NAMES: &[&str] = &[
@@ -137,7 +109,7 @@ impl Web {
             .map(|h| (index, h))
     }
 
-    /// The front pages of hosts in language `code`: good seeds.
+    /// The front pages of hosts in language `code`, with text: good seeds.
     pub fn seeds(&self, code: &str, n: usize) -> Vec<String> {
         let Some(lang) = corpus::lang_index(code) else {
             return Vec::new();
@@ -145,19 +117,22 @@ impl Web {
         self.by_lang[lang]
             .iter()
             .filter(|&&h| {
-                self.hosts[h].lang == lang && self.hosts[h].robots != RobotsKind::Unavailable
+                self.hosts[h].lang == lang
+                    && self.hosts[h].robots != RobotsKind::Unavailable
+                    && self.hosts[h].shapes.front == Front::Page
             })
             .take(n)
             .map(|&h| format!("http://{}/", self.hosts[h].name))
             .collect()
     }
 
-    /// The language of page `j` of host `h` (ISO 639-3).
+    /// The language of page `j` of host `h` (ISO 639-3): of its text, or,
+    /// for a page without text, of the host's pages it leads to.
     pub fn page_lang(&self, h: usize, j: u32) -> &'static str {
         LANGS[self.page_lang_index(h, j)].code
     }
 
-    fn page_lang_index(&self, h: usize, j: u32) -> usize {
+    pub(super) fn page_lang_index(&self, h: usize, j: u32) -> usize {
         let host = &self.hosts[h];
         match host.second {
             Some(second) if j % 3 == 1 => second,
@@ -180,15 +155,35 @@ impl Web {
         }
     }
 
-    /// The ground truth for a URL: its language if it is a page that answers 200.
+    /// The ground truth for a URL: the language of its text if it is a page
+    /// that answers 200 with text; `None` for anything else, including the
+    /// pages without visible text (see [`Web::no_text`]).
     pub fn truth(&self, url: &str) -> Option<&'static str> {
-        let url = url::Url::parse(url).ok()?;
-        let (h, _) = self.host(url.host_str()?)?;
-        match self.route(h, url.path()) {
-            Route::Page(j) if self.page_status(h, j) == 200 => Some(self.page_lang(h, j)),
+        let (h, route) = self.locate(url)?;
+        match route {
+            Route::Page(j) if self.page_status(h, j) == 200 && !self.textless(h, j) => {
+                Some(self.page_lang(h, j))
+            }
             Route::Trap(_) => Some(LANGS[self.hosts[h].lang].code),
             _ => None,
         }
+    }
+
+    /// Whether `url` answers 200 with a page that has no visible text: a
+    /// frameset or refresh front page, or a `/moved/N.html` refresh page.
+    /// A parser should give it no language.
+    pub fn no_text(&self, url: &str) -> bool {
+        match self.locate(url) {
+            Some((h, Route::Page(j))) => self.page_status(h, j) == 200 && self.textless(h, j),
+            Some((_, Route::Moved(_))) => true,
+            _ => false,
+        }
+    }
+
+    fn locate(&self, url: &str) -> Option<(usize, Route)> {
+        let url = url::Url::parse(url).ok()?;
+        let (h, _) = self.host(url.host_str()?)?;
+        Some((h, self.route(h, url.path())))
     }
 
     fn page_status(&self, h: usize, j: u32) -> u16 {
@@ -207,7 +202,9 @@ impl Web {
         match self.route(h, path) {
             Route::Robots => self.robots(host),
             Route::Page(j) if self.page_status(h, j) != 200 => text_response(500, "internal error"),
+            Route::Page(j) if self.textless(h, j) => self.front_page(h),
             Route::Page(j) => self.page(h, j),
+            Route::Moved(k) => self.moved_page(h, k),
             Route::Trap(n) => self.trap_page(h, n),
             Route::Redirect(j) => redirect(self.page_path(h, j)),
             Route::NotFound => text_response(404, "not found"),
@@ -226,6 +223,9 @@ impl Web {
         }
         if let Some(j) = number("/old/").filter(|&j| j < host.pages) {
             return Route::Redirect(j);
+        }
+        if let Some(j) = number("/moved/").filter(|&j| j < host.pages) {
+            return Route::Moved(j);
         }
         if let Some(n) = number("/cal/").filter(|_| host.trap) {
             return Route::Trap(n);
@@ -258,20 +258,18 @@ impl Web {
     fn page(&self, h: usize, j: u32) -> SimResponse {
         let mut rng = Rng::new(&[self.spec.seed, h as u64, j as u64, 1]);
         let lang = self.page_lang_index(h, j);
-        let links = self.links(h, j, &mut rng);
-        self.render(h, lang, &mut rng, &links)
+        let mut links = self.links(h, j, &mut rng);
+        let extras = self.dress(h, j, &mut links);
+        self.render(h, lang, &mut rng, &links, extras)
     }
 
     fn trap_page(&self, h: usize, n: u32) -> SimResponse {
         let mut rng = Rng::new(&[self.spec.seed, h as u64, n as u64, 2]);
         let lang = self.hosts[h].lang;
         let links: Vec<SimLink> = (1..=2)
-            .map(|step| SimLink {
-                href: format!("/cal/{}.html", n + step),
-                anchor: format!("{}", n + step),
-            })
+            .map(|step| SimLink::text(format!("/cal/{}.html", n + step), format!("{}", n + step)))
             .collect();
-        self.render(h, lang, &mut rng, &links)
+        self.render(h, lang, &mut rng, &links, Extras::default())
     }
 
     /// The outlinks of page `j` of host `h`.
@@ -279,7 +277,7 @@ impl Web {
         let host = &self.hosts[h];
         let lang = self.page_lang_index(h, j);
         let mut links = Vec::new();
-        if j == 0 {
+        if j == self.home(h) {
             // The front page lists the host's first pages, so a host can be explored.
             links.extend((1..host.pages.min(16)).map(|k| self.link_to(h, k, lang, rng)));
         }
@@ -289,28 +287,23 @@ impl Web {
         }
         if rng.chance(0.15) {
             let k = rng.below(host.pages as usize) as u32;
-            links.push(SimLink {
-                href: format!("/old/{k}"),
-                anchor: self.anchor(lang, rng),
-            });
+            links.push(SimLink::text(format!("/old/{k}"), self.anchor(lang, rng)));
         }
         if rng.chance(0.05) {
-            links.push(SimLink {
-                href: format!("/missing/{}.html", rng.below(1000)),
-                anchor: self.anchor(lang, rng),
-            });
+            let href = format!("/missing/{}.html", rng.below(1000));
+            links.push(SimLink::text(href, self.anchor(lang, rng)));
         }
         if host.trap && rng.chance(0.3) {
-            links.push(SimLink {
-                href: format!("/cal/{}.html", rng.below(100)),
-                anchor: "calendar".into(),
-            });
+            links.push(SimLink::text(
+                format!("/cal/{}.html", rng.below(100)),
+                "calendar",
+            ));
         }
         links
     }
 
     /// A link target: mostly the same host or the same language.
-    fn pick_target(&self, h: usize, lang: usize, rng: &mut Rng) -> (usize, u32) {
+    pub(super) fn pick_target(&self, h: usize, lang: usize, rng: &mut Rng) -> (usize, u32) {
         let roll = rng.below(100);
         let dh = if roll < 45 {
             h
@@ -330,20 +323,32 @@ impl Web {
         } else {
             dst_lang
         };
-        SimLink {
-            href: format!("http://{}{}", self.hosts[dh].name, self.page_path(dh, dj)),
-            anchor: self.anchor(anchor_lang, rng),
-        }
+        SimLink::text(
+            format!("http://{}{}", self.hosts[dh].name, self.page_path(dh, dj)),
+            self.anchor(anchor_lang, rng),
+        )
     }
 
-    fn anchor(&self, lang: usize, rng: &mut Rng) -> String {
+    pub(super) fn anchor(&self, lang: usize, rng: &mut Rng) -> String {
         let sentence = rng.pick(corpus::sentences(lang));
         corpus::snippet(lang, sentence, 3 + rng.below(3))
     }
 
-    fn render(&self, h: usize, lang: usize, rng: &mut Rng, links: &[SimLink]) -> SimResponse {
+    fn render(
+        &self,
+        h: usize,
+        lang: usize,
+        rng: &mut Rng,
+        links: &[SimLink],
+        extras: Extras,
+    ) -> SimResponse {
+        render_with(&self.style(h, lang), lang, rng, links, extras)
+    }
+
+    /// How host `h` writes its pages in corpus language `lang`.
+    pub(super) fn style(&self, h: usize, lang: usize) -> PageStyle {
         let host = &self.hosts[h];
-        let style = PageStyle {
+        PageStyle {
             encoding: if lang == host.lang {
                 host.encoding
             } else {
@@ -351,8 +356,7 @@ impl Web {
             },
             declared: host.declared,
             html_lang: host.html_lang,
-        };
-        render(&style, lang, rng, links)
+        }
     }
 }
 
@@ -360,6 +364,8 @@ enum Route {
     Robots,
     Page(u32),
     Redirect(u32),
+    /// `/moved/N.html`: a meta refresh to page N.
+    Moved(u32),
     Trap(u32),
     NotFound,
 }
@@ -387,7 +393,7 @@ fn make_host(spec: WebSpec, i: usize) -> Host {
     } else {
         UTF_8
     };
-    Host {
+    let mut host = Host {
         name,
         lang,
         second,
@@ -403,7 +409,10 @@ fn make_host(spec: WebSpec, i: usize) -> Host {
         html_lang: rng.chance(0.6),
         flaky: rng.chance(0.05),
         trap: rng.chance(0.02),
-    }
+        shapes: HostShapes::default(),
+    };
+    host.shapes = shapes::host_shapes(spec.seed, i, host.pages, host.second.is_some());
+    host
 }
 
 fn pick_lang(rng: &mut Rng) -> usize {

@@ -102,9 +102,11 @@ impl GraphSite {
             .graph
             .outlinks(id)
             .iter()
-            .map(|l| SimLink {
-                href: self.graph.pages[l.dst as usize].url.clone(),
-                anchor: self.graph.anchors[l.anchor as usize].text.clone(),
+            .map(|l| {
+                SimLink::text(
+                    self.graph.pages[l.dst as usize].url.clone(),
+                    self.graph.anchors[l.anchor as usize].text.clone(),
+                )
             })
             .collect();
         let host = &self.graph.host_of(id).name;

@@ -4,7 +4,9 @@
 //!
 //! - `generator`: a procedural web whose pages are made on request, with
 //!   the protocol's hard cases (legacy charsets, robots.txt that fails,
-//!   redirects, errors, a crawler trap) — the demo and the phase tests.
+//!   redirects, errors, a crawler trap) and the markup's (`shapes`: image
+//!   links, framesets, refresh pages, image maps, hreflang alternates,
+//!   junk) — the demo and the phase tests.
 //! - `calibrated` + `graph`: an explicit web graph shaped after Tamura's
 //!   measurements of the Thai web, written as Parquet (`websim generate`,
 //!   statistics in `web_stats`), served by `graph_site` and replayed by
@@ -18,7 +20,9 @@ pub mod generator;
 pub mod graph;
 pub mod graph_site;
 pub mod render;
+pub mod rng;
 pub mod server;
+pub mod shapes;
 pub mod web_stats;
 
 pub use generator::{Web, WebSpec};

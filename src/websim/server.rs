@@ -124,6 +124,9 @@ fn to_http(sim: SimResponse) -> Response<Full<Bytes>> {
     if let Some(location) = sim.location {
         builder = builder.header(hyper::header::LOCATION, location);
     }
+    for (name, value) in sim.headers {
+        builder = builder.header(name, value);
+    }
     builder
         .body(Full::new(Bytes::from(sim.body)))
         .expect("valid response parts")

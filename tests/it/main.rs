@@ -4,7 +4,9 @@
 mod errors;
 mod focused;
 mod langid;
+mod link_kinds;
 mod phases;
+mod real_pages;
 mod recovery;
 mod simulation;
 mod strategies;

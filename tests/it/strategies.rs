@@ -101,7 +101,7 @@ async fn fixture(
                 l.context
             };
             format!(
-                "({}, {}, {}, {}, {}, {}, {}, {}, {}, 'link')",
+                "({}, {}, {}, {}, {}, {}, {}, {}, {}, 'a', CAST(NULL AS VARCHAR))",
                 sql_text(&src.url),
                 sql_text(&src.host),
                 sql_text(&dst.url),
@@ -130,7 +130,7 @@ async fn fixture(
         ),
         (
             "links",
-            "src_url, src_host, dst_url, dst_host, dst_dir, dst_tld, anchor, anchor_lang, context, kind",
+            "src_url, src_host, dst_url, dst_host, dst_dir, dst_tld, anchor, anchor_lang, context, kind, hreflang",
             link_rows,
         ),
         ("parse", "url, title, text_sample", text_rows),

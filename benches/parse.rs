@@ -1,0 +1,125 @@
+//! Parse throughput on one core, per stage and in all (charset, DOM, text,
+//! language, links), on real pages and on the synthetic web's pages.
+//!
+//! Real pages: `$LANGCRAWL_REAL_HTML` if set, else the full shared
+//! collection (`../shared/corpus/real-html`, 114 pages) when it is there,
+//! else the handful in `tests/real-html`. Run by `scripts/bench-parse`.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use langcrawl::lang;
+use langcrawl::parse::html::extract;
+use langcrawl::parse::{parse_one, FetchedPage};
+use langcrawl::websim::{Web, WebSpec};
+
+fn main() -> anyhow::Result<()> {
+    let dir = real_html_dir();
+    let real = real_pages(&dir)?;
+    let synthetic = synthetic_pages(2_000);
+    println!("real pages: {}", dir.display());
+    println!("one core, release build; each measure repeated for at least 2 s\n");
+    println!("| input | measure | pages | mean KB | pages/s | MB/s of HTML |");
+    println!("|---|---|---:|---:|---:|---:|");
+    for (input, pages) in [("real pages", &real), ("synthetic web", &synthetic)] {
+        measure(input, "charset + decode", pages, |p| {
+            std::hint::black_box(lang::decode(&p.1, p.2.as_deref(), None));
+        });
+        let decoded: Vec<Page> = pages
+            .iter()
+            .map(|p| {
+                (
+                    p.0.clone(),
+                    lang::decode(&p.1, None, None).text.into_bytes(),
+                    None,
+                )
+            })
+            .collect();
+        measure(input, "DOM + text + links", &decoded, |p| {
+            std::hint::black_box(extract(std::str::from_utf8(&p.1).unwrap_or_default()));
+        });
+        measure(input, "whole parse (parse_one)", pages, |p| {
+            let input = FetchedPage {
+                url: &p.0,
+                host: "bench.example",
+                status: "fetched",
+                content_type: p.2.as_deref(),
+                content: Some(&p.1),
+                ..FetchedPage::default()
+            };
+            std::hint::black_box(parse_one(&input, Some("jpn")));
+        });
+    }
+    Ok(())
+}
+
+/// A page: its URL, bytes and Content-Type.
+type Page = (String, Vec<u8>, Option<String>);
+
+fn real_html_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("LANGCRAWL_REAL_HTML") {
+        return dir.into();
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = root.join("../shared/corpus/real-html");
+    if shared.is_dir() {
+        shared
+    } else {
+        root.join("tests/real-html")
+    }
+}
+
+fn real_pages(dir: &Path) -> anyhow::Result<Vec<Page>> {
+    let mut pages = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path().join("source.html");
+        if let Ok(bytes) = std::fs::read(&path) {
+            let name = path.parent().and_then(|p| p.file_name());
+            let name = name.map(|n| n.to_string_lossy()).unwrap_or_default();
+            pages.push((format!("http://real.example/{name}/"), bytes, None));
+        }
+    }
+    pages.sort();
+    Ok(pages)
+}
+
+/// The first `n` pages the demo's synthetic web serves with status 200.
+fn synthetic_pages(n: usize) -> Vec<Page> {
+    let web = Web::generate(WebSpec::default());
+    let mut pages = Vec::new();
+    'hosts: for (h, host) in web.hosts.iter().enumerate() {
+        for j in 0..host.pages {
+            let path = web.page_path(h, j);
+            let answer = web.respond(&host.name, &path);
+            if answer.status == 200 {
+                pages.push((
+                    format!("http://{}{path}", host.name),
+                    answer.body,
+                    answer.content_type,
+                ));
+            }
+            if pages.len() == n {
+                break 'hosts;
+            }
+        }
+    }
+    pages
+}
+
+/// Runs `work` over `pages` for at least two seconds and prints a row.
+fn measure(input: &str, label: &str, pages: &[Page], work: impl Fn(&Page)) {
+    let bytes: usize = pages.iter().map(|p| p.1.len()).sum();
+    let (mut rounds, started) = (0usize, Instant::now());
+    while rounds == 0 || started.elapsed().as_secs_f64() < 2.0 {
+        pages.iter().for_each(&work);
+        rounds += 1;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "| {input} | {label} | {} | {:.1} | {:.0} | {:.1} |",
+        pages.len(),
+        bytes as f64 / pages.len().max(1) as f64 / 1e3,
+        (rounds * pages.len()) as f64 / secs,
+        (rounds * bytes) as f64 / secs / 1e6
+    );
+}

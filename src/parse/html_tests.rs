@@ -1,0 +1,265 @@
+//! Tests of HTML extraction: hand-written pages for each kind of link, and
+//! generated documents (proptest) for totality. `PROPTEST_CASES` sets the
+//! number of generated documents (2,000 by default; `scripts/fuzz-parse`
+//! runs 100,000).
+
+use proptest::prelude::*;
+
+use super::*;
+
+const PAGE: &str = r#"<!doctype html><html lang="ja"><head><title> 人権 宣言 </title>
+    <base href="http://base.jp/dir/"><style>p{color:red}</style></head>
+    <body><script>var x = "hidden";</script>
+    <p>第一条 すべての人間は、<a href="a.html">生まれながらにして自由</a>であり、</p>
+    <p><a href="http://b.jp/" rel="nofollow noopener">リンク</a> after</p>
+    </body></html>"#;
+
+#[test]
+fn visible_text_hints_and_links() {
+    let page = extract(PAGE);
+    assert_eq!(page.title.as_deref(), Some("人権 宣言"));
+    assert_eq!(page.html_lang.as_deref(), Some("ja"));
+    assert_eq!(page.base_href.as_deref(), Some("http://base.jp/dir/"));
+    assert!(
+        !page.text.contains("hidden") && !page.text.contains("color"),
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains("第一条 すべての人間は、"));
+    assert_eq!(page.links.len(), 2);
+    assert_eq!(page.links[0].anchor, "生まれながらにして自由");
+    assert!(page.links[0].context.contains("第一条") && page.links[0].context.contains("であり"));
+    assert!(!page.links[0].nofollow && page.links[1].nofollow);
+    assert!(page.links.iter().all(|l| l.kind == LinkKind::A));
+}
+
+#[test]
+fn numeric_character_references_are_decoded() {
+    let page = extract("<p>&#26085;&#x672C; &amp; more</p>");
+    assert_eq!(page.text, "日本 & more");
+}
+
+#[test]
+fn meta_robots_nofollow_covers_every_link() {
+    let page = extract(r#"<meta name="ROBOTS" content="noindex, nofollow"><a href="/x">x</a>"#);
+    assert!(page.nofollow_all && page.links[0].nofollow);
+}
+
+/// The bug that stopped a real crawl after three pages: a link with no
+/// text after some text put its end before its start.
+#[test]
+fn image_links_and_empty_anchors_after_text() {
+    let page = extract(
+        r#"<p>Some text <a href="/img"><img src="logo.png" alt="ロゴ"></a>
+        <a href="/empty"></a> <a href="/icon"><i class="icon"></i></a>
+        <a href="/titled" title="Home page"><svg><path d=""/></svg></a> tail</p>"#,
+    );
+    let anchors: Vec<(&str, &str)> = page
+        .links
+        .iter()
+        .map(|l| (l.href.as_str(), l.anchor.as_str()))
+        .collect();
+    assert_eq!(
+        anchors,
+        [
+            ("/img", "ロゴ"),
+            ("/empty", ""),
+            ("/icon", ""),
+            ("/titled", "Home page")
+        ]
+    );
+    assert_eq!(page.text, "Some text tail");
+    for link in &page.links {
+        assert!(link.span.start <= link.span.end && link.span.end <= page.text.len());
+    }
+}
+
+#[test]
+fn every_kind_of_link_a_browser_follows() {
+    let page = extract(
+        r##"<html><head>
+        <meta http-equiv="Refresh" content="0; URL='/moved.html'">
+        <link rel="alternate" hreflang="th" href="/th/">
+        <link rel="alternate" type="application/rss+xml" href="/feed">
+        <link rel="canonical" href="/canonical">
+        <link rel="stylesheet" href="/s.css">
+        </head><body>
+        <a href="/ko" hreflang="ko">한국어</a>
+        <img src="map.png" usemap="#m"><map name="m"><area href="/area" alt="地図"></map>
+        <iframe src="/inner.html" title="inner"></iframe>
+        </body></html>"##,
+    );
+    let kinds: Vec<(LinkKind, &str, Option<&str>)> = page
+        .links
+        .iter()
+        .map(|l| (l.kind, l.href.as_str(), l.hreflang.as_deref()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (LinkKind::Refresh, "/moved.html", None),
+            (LinkKind::Alternate, "/th/", Some("th")),
+            (LinkKind::Canonical, "/canonical", None),
+            (LinkKind::A, "/ko", Some("ko")),
+            (LinkKind::Area, "/area", None),
+            (LinkKind::Iframe, "/inner.html", None),
+        ]
+    );
+    assert_eq!(page.links[4].anchor, "地図");
+}
+
+#[test]
+fn a_frameset_has_frames_and_no_text() {
+    let page = extract(
+        r#"<html><head><title>Frames</title></head><frameset cols="20%,80%">
+        <frame src="menu.html"><frame src="main.html" name="main">
+        <noframes><body>Use a browser with frames</body></noframes></frameset></html>"#,
+    );
+    let frames: Vec<&str> = page.links.iter().map(|l| l.href.as_str()).collect();
+    assert_eq!(frames, ["menu.html", "main.html"]);
+    assert!(page.links.iter().all(|l| l.kind == LinkKind::Frame));
+    assert_eq!(page.title.as_deref(), Some("Frames"));
+}
+
+#[test]
+fn links_inside_links_and_deep_nesting_stay_within_the_text() {
+    let mut html = "<a href=/outer>outer ".to_string();
+    html.push_str(&"<span><b>".repeat(5_000));
+    html.push_str("<a href=/inner>inner</a></a> after");
+    let page = extract(&html);
+    let hrefs: Vec<&str> = page.links.iter().map(|l| l.href.as_str()).collect();
+    assert_eq!(hrefs, ["/outer", "/inner"]);
+    assert_eq!(page.links[1].anchor, "inner");
+    assert_span_invariants(&page);
+}
+
+/// Every span lies within the text, on character boundaries, and a link
+/// with text has that text as its anchor.
+fn assert_span_invariants(page: &Extracted) {
+    for link in &page.links {
+        let span = page.text.get(link.span.clone());
+        assert!(
+            span.is_some(),
+            "span {:?} outside {:?}",
+            link.span,
+            page.text
+        );
+        let span = span.unwrap_or_default().trim();
+        if !span.is_empty() {
+            assert_eq!(link.anchor, span);
+        }
+    }
+}
+
+const TEXTS: &[&str] = &[
+    "日本語の文章",
+    "ภาษาไทย",
+    "한국어 텍스트",
+    "हिन्दी पाठ",
+    "中文网页",
+    "plain English words",
+    "&amp;",
+    "&#26085;",
+    "&#x;",
+    "&am",
+    "p;",
+    "&lt;a href=x&gt;",
+    " ",
+    "\n\t",
+    "\u{0}",
+    "\u{200B}",
+    "<!-- comment <a href=c> -->",
+    "</a>",
+    "</p>",
+    "<a href=",
+    "<",
+    "<![CDATA[x]]>",
+    "\u{FEFF}",
+];
+
+const VOIDS: &[&str] = &[
+    r#"<img src="x.png">"#,
+    r#"<img src="x.png" alt="写真">"#,
+    "<br>",
+    r#"<area href="/area" alt="エリア">"#,
+    r#"<frame src="/f.html">"#,
+    r#"<iframe src="/i.html"></iframe>"#,
+    r#"<meta http-equiv="refresh" content="0; url=/r">"#,
+    r#"<link rel="alternate" hreflang="th" href="/th/">"#,
+    r#"<link rel=canonical href=/c>"#,
+    r#"<base href="http://b.jp/x/">"#,
+    "<hr/>",
+];
+
+const TAGS: &[&str] = &[
+    "a", "a", "a", "p", "div", "span", "b", "table", "td", "tr", "li", "ul", "script", "style",
+    "noscript", "template", "svg", "frameset", "map", "title", "head", "body", "html", "select",
+    "option", "textarea", "h1", "form", "button",
+];
+
+fn attribute() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z./:#?=&%]{0,20}".prop_map(|h| format!(r#" href="{h}""#)),
+        Just(" href".to_string()),
+        Just(" href=''".to_string()),
+        "[a-z]{1,3}".prop_map(|l| format!(" hreflang={l}")),
+        Just(r#" rel="nofollow""#.to_string()),
+        "[a-zA-Z0-9]{1000,4000}".prop_map(|v| format!(r#" href="/{v}" title="{v}""#)),
+        Just(r#" alt="代替""#.to_string()),
+        Just(" \"=\"'".to_string()),
+    ]
+}
+
+fn leaf() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop::sample::select(TEXTS).prop_map(str::to_string),
+        1 => prop::sample::select(VOIDS).prop_map(str::to_string),
+        1 => "\\PC{0,12}",
+    ]
+}
+
+/// Generated HTML: random nesting, empty and image anchors, links inside
+/// links, entities, broken and unclosed tags, long attributes, mixed
+/// scripts.
+pub fn document() -> impl Strategy<Value = String> {
+    leaf().prop_recursive(8, 256, 8, |inner| {
+        (
+            prop::sample::select(TAGS),
+            prop::collection::vec(attribute(), 0..3),
+            prop::collection::vec(inner, 0..8),
+            any::<bool>(),
+        )
+            .prop_map(|(tag, attrs, children, close)| {
+                let close = if close {
+                    format!("</{tag}>")
+                } else {
+                    String::new()
+                };
+                format!("<{tag}{}>{}{close}", attrs.concat(), children.concat())
+            })
+    })
+}
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2_000)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn generated_documents_extract_with_every_span_in_the_text(html in document()) {
+        let page = extract(&html);
+        assert_span_invariants(&page);
+    }
+
+    #[test]
+    fn refresh_contents_never_panic(content in "\\PC{0,40}") {
+        if let Some(url) = refresh_url(&content) {
+            prop_assert!(!url.is_empty());
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! A page's outlinks as `links` rows: every link the page's HTML and its
+//! `Link:` headers make, resolved (against `<base href>` for the HTML, the
+//! page URL for headers), normalized, de-duplicated by destination (the
+//! first occurrence keeps its kind; a later one fills in a missing anchor or
+//! hreflang), with the anchor's language and the hreflang as ISO 639-3.
+
+use std::collections::HashMap;
+
+use url::Url;
+
+use super::html::{Extracted, LinkKind, RawLink};
+use super::link_header::HeaderLink;
+use super::{FetchedPage, LinkRow};
+use crate::lang;
+use crate::urls;
+
+const MAX_ANCHOR_CHARS: usize = 200;
+
+/// The page's http(s) links.
+pub fn page_links(
+    input: &FetchedPage<'_>,
+    page: Option<&Extracted>,
+    headers: &[HeaderLink],
+    src_lang: Option<&str>,
+) -> Vec<LinkRow> {
+    let Ok(page_url) = Url::parse(input.url) else {
+        return Vec::new();
+    };
+    let base = page
+        .and_then(|p| p.base_href.as_deref())
+        .and_then(|b| page_url.join(b).ok())
+        .unwrap_or_else(|| page_url.clone());
+    let html = page.into_iter().flat_map(|p| &p.links);
+    let html = html.filter_map(|raw| Some((urls::resolve(Some(&base), &raw.href).ok()?, raw)));
+    let header = headers.iter().filter_map(header_link);
+    let header =
+        header.filter_map(|raw| Some((urls::resolve(Some(&page_url), &raw.href).ok()?, raw)));
+    let mut rows = Rows::default();
+    for (dst, raw) in html {
+        rows.add(input, src_lang, &dst, raw);
+    }
+    for (dst, raw) in header.collect::<Vec<_>>() {
+        rows.add(input, src_lang, &dst, &raw);
+    }
+    rows.links
+}
+
+/// The row of an HTTP redirect to `target`.
+pub fn redirect_link(input: &FetchedPage<'_>, target: &str) -> Option<LinkRow> {
+    let page_url = Url::parse(input.url).ok();
+    let url = urls::resolve(page_url.as_ref(), target).ok()?;
+    Some(LinkRow {
+        src_url: input.url.to_string(),
+        src_host: input.host.to_string(),
+        src_lang: None,
+        dst: urls::parts(&url),
+        anchor: String::new(),
+        anchor_lang: lang::anchor::UNDETERMINED.into(),
+        context: String::new(),
+        nofollow: false,
+        kind: LinkKind::Redirect.as_str(),
+        hreflang: None,
+    })
+}
+
+/// The hreflang of a link as stored: ISO 639-3 where it names a language,
+/// else the value as written (lower-cased).
+pub fn hreflang_code(value: &str) -> Option<String> {
+    let value = value.trim();
+    if value.is_empty() {
+        return None;
+    }
+    lang::codes::tag_code(value).or_else(|| Some(value.to_ascii_lowercase()))
+}
+
+/// A `Link:` header link the crawl follows: a language alternate or the
+/// canonical URL.
+fn header_link(link: &HeaderLink) -> Option<RawLink> {
+    let has = |rel: &str| link.rel.iter().any(|r| r == rel);
+    let kind = match (has("alternate"), &link.hreflang, has("canonical")) {
+        (true, Some(_), _) => LinkKind::HeaderAlternate,
+        (_, _, true) => LinkKind::Canonical,
+        _ => return None,
+    };
+    Some(RawLink {
+        kind,
+        href: link.uri.clone(),
+        anchor: String::new(),
+        context: String::new(),
+        nofollow: false,
+        hreflang: link.hreflang.clone(),
+        span: 0..0,
+    })
+}
+
+/// Link rows de-duplicated by destination.
+#[derive(Default)]
+struct Rows {
+    links: Vec<LinkRow>,
+    seen: HashMap<String, usize>,
+}
+
+impl Rows {
+    fn add(&mut self, input: &FetchedPage<'_>, src_lang: Option<&str>, dst: &Url, raw: &RawLink) {
+        let anchor: String = raw.anchor.chars().take(MAX_ANCHOR_CHARS).collect();
+        let hreflang = raw.hreflang.as_deref().and_then(hreflang_code);
+        if let Some(&index) = self.seen.get(dst.as_str()) {
+            let known = &mut self.links[index];
+            if known.anchor.is_empty() && !anchor.is_empty() {
+                known.anchor_lang = lang::anchor_lang(&anchor);
+                known.anchor = anchor;
+            }
+            if known.hreflang.is_none() {
+                known.hreflang = hreflang;
+            }
+            return;
+        }
+        self.seen.insert(dst.to_string(), self.links.len());
+        self.links.push(LinkRow {
+            src_url: input.url.to_string(),
+            src_host: input.host.to_string(),
+            src_lang: src_lang.map(str::to_string),
+            dst: urls::parts(dst),
+            anchor_lang: lang::anchor_lang(&anchor),
+            anchor,
+            context: raw.context.clone(),
+            nofollow: raw.nofollow,
+            kind: raw.kind.as_str(),
+            hreflang,
+        });
+    }
+}

@@ -1,0 +1,254 @@
+//! One fetched page to its `parse` row and outlinks: charset, DOM, visible
+//! text, language, links. A non-HTML response keeps its content type and
+//! is not parsed as HTML; a page with no visible text has no language.
+
+use sha2::{Digest, Sha256};
+
+use super::{html, link_header, outlinks, FetchedPage, Parsed};
+use crate::lang::{self, charset};
+
+/// Characters of visible text kept in the `text_sample` column.
+const SAMPLE_CHARS: usize = 300;
+/// `lang_source` of a page with no letter in its visible text.
+pub const NO_TEXT: &str = "no-text";
+/// `lang_source` of a response that is not HTML.
+pub const NOT_HTML: &str = "not-html";
+
+#[derive(Debug, Default, Clone)]
+pub struct PageRow {
+    pub url: String,
+    pub host: String,
+    /// False only when parsing failed (a caught panic: a bug).
+    pub parsed: bool,
+    pub content_type: Option<String>,
+    pub title: Option<String>,
+    pub text_sample: Option<String>,
+    pub text_chars: i64,
+    pub lang: Option<String>,
+    pub lang_confidence: Option<f64>,
+    pub lang_source: &'static str,
+    /// The script most of the text is in.
+    pub script: Option<&'static str>,
+    /// Share of the text's letters in the target language's script.
+    pub target_share: Option<f64>,
+    pub charset: Option<&'static str>,
+    pub charset_source: Option<&'static str>,
+    pub html_lang: Option<String>,
+    pub meta_charset: Option<String>,
+    pub digest: Option<String>,
+    pub outlinks: i32,
+    pub error: Option<String>,
+}
+
+/// The row of a page whose parse failed with `error`.
+pub fn failed(input: &FetchedPage<'_>, error: String) -> PageRow {
+    PageRow {
+        url: input.url.to_string(),
+        host: input.host.to_string(),
+        content_type: input.content_type.map(str::to_string),
+        lang_source: "none",
+        digest: input.content.map(digest),
+        error: Some(error),
+        ..PageRow::default()
+    }
+}
+
+pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
+    let headers = input
+        .headers
+        .map(link_header::header_links)
+        .unwrap_or_default();
+    if !input.content_type.is_none_or(is_html) {
+        let links = outlinks::page_links(input, None, &headers, None);
+        return Parsed {
+            page: Some(not_html(input, links.len())),
+            links,
+        };
+    }
+    let bytes = input.content.unwrap_or_default();
+    let tld = input.host.rsplit('.').next();
+    let http_charset = input.content_type.and_then(charset::header_charset);
+    let decoded = lang::decode(bytes, http_charset, tld);
+    let extracted = html::extract(&decoded.text);
+    let page_lang = lang::identify_page(
+        &extracted.text,
+        extracted.html_lang.as_deref(),
+        decoded.charset,
+    );
+    let src_lang = page_lang.lang.as_deref();
+    let links = outlinks::page_links(input, Some(&extracted), &headers, src_lang);
+    let page = PageRow {
+        url: input.url.to_string(),
+        host: input.host.to_string(),
+        parsed: true,
+        content_type: input.content_type.map(str::to_string),
+        title: extracted.title,
+        text_sample: Some(lang::page::bounded_prefix(&extracted.text, SAMPLE_CHARS).to_string()),
+        text_chars: extracted.text.chars().count() as i64,
+        lang: page_lang.lang,
+        lang_confidence: Some(page_lang.confidence),
+        lang_source: page_lang.source,
+        script: page_lang.script,
+        target_share: target.and_then(|t| lang::ScriptCounts::of(&extracted.text).share_of(t)),
+        charset: Some(decoded.charset),
+        charset_source: Some(decoded.source),
+        html_lang: extracted.html_lang,
+        meta_charset: decoded.meta_charset,
+        digest: Some(digest(bytes)),
+        outlinks: links.len() as i32,
+        error: None,
+    };
+    Parsed {
+        page: Some(page),
+        links,
+    }
+}
+
+/// A response that is not HTML: its type and digest, no text, no language.
+fn not_html(input: &FetchedPage<'_>, outlinks: usize) -> PageRow {
+    PageRow {
+        url: input.url.to_string(),
+        host: input.host.to_string(),
+        parsed: true,
+        content_type: input.content_type.map(str::to_string),
+        lang_source: NOT_HTML,
+        digest: input.content.map(digest),
+        outlinks: outlinks as i32,
+        ..PageRow::default()
+    }
+}
+
+/// HTML, XHTML or plain text (whose text is identified as a page's).
+fn is_html(content_type: &str) -> bool {
+    let mime = content_type.split(';').next().unwrap_or_default();
+    let mime = mime.trim().to_ascii_lowercase();
+    mime.is_empty()
+        || mime == "text/html"
+        || mime == "application/xhtml+xml"
+        || mime == "text/plain"
+}
+
+/// Hex SHA-256 of the page bytes (first 128 bits).
+fn digest(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::parse::parse_one;
+
+    fn fetched<'a>(
+        content_type: Option<&'a str>,
+        headers: &'a str,
+        bytes: &'a [u8],
+    ) -> FetchedPage<'a> {
+        FetchedPage {
+            url: "http://example.jp/dir/page.html",
+            host: "example.jp",
+            status: "fetched",
+            content_type,
+            headers: Some(headers),
+            content: Some(bytes),
+            redirect_to: None,
+        }
+    }
+
+    #[test]
+    fn a_frameset_has_no_language_and_follows_its_frames() {
+        let html = br#"<html lang="ja"><frameset><frame src="a.html"><frame src="/b.html"></frameset></html>"#;
+        let parsed = parse_one(&fetched(Some("text/html"), "", html), Some("jpn"));
+        let page = parsed.page.unwrap();
+        assert_eq!((page.lang, page.lang_source), (None, NO_TEXT));
+        let links: Vec<(&str, &str)> = parsed
+            .links
+            .iter()
+            .map(|l| (l.dst.url.as_str(), l.kind))
+            .collect();
+        assert_eq!(
+            links,
+            [
+                ("http://example.jp/dir/a.html", "frame"),
+                ("http://example.jp/b.html", "frame")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_pdf_keeps_its_type_and_its_header_links() {
+        let headers = "content-type: application/pdf\nlink: <http://example.jp/th/doc.pdf>; rel=\"alternate\"; hreflang=\"th\"\n";
+        let parsed = parse_one(
+            &fetched(Some("application/pdf"), headers, b"%PDF-1.4 <a href=x>"),
+            None,
+        );
+        let page = parsed.page.unwrap();
+        assert!(page.parsed);
+        assert_eq!(page.lang_source, NOT_HTML);
+        assert_eq!(page.content_type.as_deref(), Some("application/pdf"));
+        assert_eq!(parsed.links.len(), 1);
+        assert_eq!(parsed.links[0].kind, "header-alternate");
+        assert_eq!(parsed.links[0].hreflang.as_deref(), Some("tha"));
+    }
+
+    #[test]
+    fn html_and_header_links_with_hreflang() {
+        let html = r#"<html><head><link rel="alternate" hreflang="zh-Hant" href="/zh/"><link rel="alternate" hreflang="x-default" href="/"></head>
+            <body><a href="/ko/" hreflang="ko-KR">한국어</a> <a href="/zh/">中文</a></body></html>"#;
+        let headers =
+            "link: </en/>; rel=\"alternate\"; hreflang=\"en\", </canonical>; rel=canonical\n";
+        let parsed = parse_one(&fetched(Some("text/html"), headers, html.as_bytes()), None);
+        let rows: Vec<(&str, &str, Option<&str>, &str)> = parsed
+            .links
+            .iter()
+            .map(|l| {
+                (
+                    l.dst.url.as_str(),
+                    l.kind,
+                    l.hreflang.as_deref(),
+                    l.anchor.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("http://example.jp/zh/", "alternate", Some("cmn"), "中文"),
+                ("http://example.jp/", "alternate", Some("x-default"), ""),
+                ("http://example.jp/ko/", "a", Some("kor"), "한국어"),
+                ("http://example.jp/en/", "header-alternate", Some("eng"), ""),
+                ("http://example.jp/canonical", "canonical", None, ""),
+            ]
+        );
+    }
+
+    const CONTENT_TYPES: &[Option<&str>] = &[
+        None,
+        Some("text/html"),
+        Some("text/html; charset=shift_jis"),
+        Some("text/html; charset=\"euc-kr"),
+        Some("text/html; charset=bogus"),
+        Some("application/pdf"),
+        Some(""),
+        Some(";;;"),
+    ];
+
+    proptest! {
+        /// Any bytes under any content type and headers give a parsed row.
+        #[test]
+        fn any_bytes_parse(
+            bytes in prop::collection::vec(any::<u8>(), 0..3000),
+            content_type in prop::sample::select(CONTENT_TYPES),
+            headers in "(link: <[^>]{0,20}>; rel=alternate; hreflang=[a-zA-Z-]{0,8}\n|[^\n]{0,30}\n){0,3}",
+        ) {
+            let parsed = parse_one(&fetched(content_type, &headers, &bytes), Some("tha"));
+            let page = parsed.page.unwrap();
+            prop_assert!(page.parsed, "{:?}", page.error);
+            prop_assert_eq!(page.outlinks as usize, parsed.links.len());
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Real pages (tests/real-html, saved from the live web): every page parses,
+//! and the `a` links extracted equal the `<a href>` elements counted
+//! independently with the `scraper` selector `a[href]`, after the same
+//! resolution and scheme filter.
+
+use std::path::PathBuf;
+
+use langcrawl::lang;
+use langcrawl::parse::html::{extract, LinkKind};
+use langcrawl::parse::{parse_one, FetchedPage};
+use langcrawl::urls;
+use scraper::{Html, Selector};
+use url::Url;
+
+fn real_pages() -> Vec<(String, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/real-html");
+    let mut pages: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|entry| {
+            let path = entry.unwrap().path().join("source.html");
+            let name = path.parent()?.file_name()?.to_string_lossy().to_string();
+            Some((name, std::fs::read(&path).ok()?))
+        })
+        .collect();
+    pages.sort();
+    assert!(
+        pages.len() >= 10,
+        "{} real pages in {}",
+        pages.len(),
+        dir.display()
+    );
+    pages
+}
+
+fn page_url(name: &str) -> String {
+    format!("http://real.example/{name}/index.html")
+}
+
+/// `a[href]` elements whose href resolves to an http(s) URL.
+fn independent_a_count(html: &str, page: &Url) -> usize {
+    let document = Html::parse_document(html);
+    let base_selector = Selector::parse("base[href]").unwrap();
+    let base = document
+        .select(&base_selector)
+        .next()
+        .and_then(|b| page.join(b.value().attr("href")?).ok())
+        .unwrap_or_else(|| page.clone());
+    let selector = Selector::parse("a[href]").unwrap();
+    document
+        .select(&selector)
+        .filter(|a| urls::resolve(Some(&base), a.value().attr("href").unwrap()).is_ok())
+        .count()
+}
+
+#[test]
+fn every_real_page_parses_and_its_a_links_match_an_independent_count() {
+    let mut kinds = std::collections::BTreeSet::new();
+    for (name, bytes) in real_pages() {
+        let url = page_url(&name);
+        let input = FetchedPage {
+            url: &url,
+            host: "real.example",
+            status: "fetched",
+            content_type: Some("text/html"),
+            content: Some(&bytes),
+            ..FetchedPage::default()
+        };
+        let parsed = parse_one(&input, Some("eng"));
+        let page = parsed.page.expect("a page row");
+        assert!(page.parsed, "{name}: {:?}", page.error);
+        if page.text_chars >= 200 {
+            assert!(
+                page.lang.is_some(),
+                "{name}: no language ({})",
+                page.lang_source
+            );
+        }
+
+        let html = lang::decode(&bytes, None, None).text;
+        let extracted = extract(&html);
+        let base = Url::parse(&url).unwrap();
+        let base = extracted
+            .base_href
+            .as_deref()
+            .and_then(|b| base.join(b).ok())
+            .unwrap_or(base);
+        let ours = extracted
+            .links
+            .iter()
+            .filter(|l| l.kind == LinkKind::A)
+            .filter(|l| urls::resolve(Some(&base), &l.href).is_ok())
+            .count();
+        let expected = independent_a_count(&html, &Url::parse(&url).unwrap());
+        assert_eq!(
+            ours, expected,
+            "{name}: a links extracted vs a[href] counted"
+        );
+        for link in &extracted.links {
+            assert!(extracted.text.get(link.span.clone()).is_some(), "{name}");
+        }
+        kinds.extend(parsed.links.iter().map(|l| l.kind));
+    }
+    for kind in ["a", "area", "iframe", "alternate", "canonical"] {
+        assert!(
+            kinds.contains(kind),
+            "no {kind} link on any real page: {kinds:?}"
+        );
+    }
+}
