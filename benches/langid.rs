@@ -6,14 +6,16 @@
 //! (`../shared/corpus/udhr`) when it is there, else the trimmed copy in
 //! `tests/corpus/udhr`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use langcrawl::lang::eval::{self, Sample};
+
+mod common;
 use langcrawl::lang::identify_page;
 
 fn main() -> anyhow::Result<()> {
-    let dir = corpus_dir();
+    let dir = common::data_dir("LANGCRAWL_UDHR", "udhr", "tests/corpus/udhr");
     println!("corpus: {}\n", dir.display());
     let paragraphs = eval::load_paragraphs(&dir)?;
     let pages = eval::score_pages(&paragraphs);
@@ -61,19 +63,6 @@ fn main() -> anyhow::Result<()> {
         },
     );
     Ok(())
-}
-
-fn corpus_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("LANGCRAWL_UDHR") {
-        return dir.into();
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shared = root.join("../shared/corpus/udhr");
-    if shared.is_dir() {
-        shared
-    } else {
-        root.join("tests/corpus/udhr")
-    }
 }
 
 /// One HTML page per language (its declaration as paragraphs under a

@@ -5,7 +5,7 @@
 //! collection (`../shared/corpus/real-html`, 114 pages) when it is there,
 //! else the handful in `tests/real-html`. Run by `scripts/bench-parse`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use langcrawl::lang;
@@ -13,8 +13,10 @@ use langcrawl::parse::html::extract;
 use langcrawl::parse::{parse_one, FetchedPage};
 use langcrawl::websim::{Web, WebSpec};
 
+mod common;
+
 fn main() -> anyhow::Result<()> {
-    let dir = real_html_dir();
+    let dir = common::data_dir("LANGCRAWL_REAL_HTML", "real-html", "tests/real-html");
     let real = real_pages(&dir)?;
     let synthetic = synthetic_pages(2_000);
     println!("real pages: {}", dir.display());
@@ -55,19 +57,6 @@ fn main() -> anyhow::Result<()> {
 
 /// A page: its URL, bytes and Content-Type.
 type Page = (String, Vec<u8>, Option<String>);
-
-fn real_html_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("LANGCRAWL_REAL_HTML") {
-        return dir.into();
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shared = root.join("../shared/corpus/real-html");
-    if shared.is_dir() {
-        shared
-    } else {
-        root.join("tests/real-html")
-    }
-}
 
 fn real_pages(dir: &Path) -> anyhow::Result<Vec<Page>> {
     let mut pages = Vec::new();

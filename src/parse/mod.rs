@@ -273,7 +273,11 @@ mod tests {
         let failed = guarded(&input, || panic!("a parser bug"));
         let page = failed.page.as_ref().unwrap();
         assert!(!page.parsed);
-        assert!(page.error.as_deref().unwrap().starts_with("internal error: a parser bug (at "));
+        assert!(page
+            .error
+            .as_deref()
+            .unwrap()
+            .starts_with("internal error: a parser bug (at "));
         let ok = parse_one(&input, None);
         let mut report = ParseReport::default();
         report.count(&[failed, ok]);

@@ -208,6 +208,27 @@ fn frames_iframes_refreshes_and_areas_are_followed() {
         )),
         expected
     );
+    // The language report lists them as pages without text, not as `und`,
+    // and the crawl's parse lines report no failure.
+    let report = crawl.ok(&["report"]);
+    let languages = report.split("Harvest rate").next().unwrap();
+    assert!(
+        languages
+            .lines()
+            .any(|l| l.starts_with("| (no text)") && l.contains("| 3 ")),
+        "{languages}"
+    );
+    assert!(!languages.contains("| und"), "{languages}");
+    let log = std::fs::read_to_string(crawl.dir().join("crawl.json")).unwrap();
+    let failed: Vec<&str> = log
+        .split("not HTML, ")
+        .skip(1)
+        .map(|rest| rest.split(" failed").next().unwrap())
+        .collect();
+    assert!(
+        !failed.is_empty() && failed.iter().all(|n| *n == "0"),
+        "{log}"
+    );
 }
 
 const MULTI: &str = "http://multi.example.com/";
