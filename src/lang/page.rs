@@ -6,6 +6,9 @@ use super::charset::charset_language;
 use super::codes::tag_code;
 use super::script::{ScriptCounts, HAN};
 
+/// `source` of a text with no letter at all (a frameset, a refresh, an image page).
+pub const NO_TEXT: &str = "no-text";
+
 /// Characters of visible text given to whatlang.
 pub const TEXT_PREFIX_CHARS: usize = 2048;
 /// Below this many letters the text alone does not decide.
@@ -38,7 +41,7 @@ pub fn identify_page(text: &str, html_lang: Option<&str>, charset: &str) -> Page
         return PageLang {
             lang: None,
             confidence: 0.0,
-            source: "no-text",
+            source: NO_TEXT,
             script: None,
         };
     }

@@ -39,7 +39,7 @@ pub fn page_links(
     for (dst, raw) in html {
         rows.add(input, src_lang, &dst, raw);
     }
-    for (dst, raw) in header.collect::<Vec<_>>() {
+    for (dst, raw) in header {
         rows.add(input, src_lang, &dst, &raw);
     }
     rows.links

@@ -9,8 +9,7 @@ use crate::lang::{self, charset};
 
 /// Characters of visible text kept in the `text_sample` column.
 const SAMPLE_CHARS: usize = 300;
-/// `lang_source` of a page with no letter in its visible text.
-pub const NO_TEXT: &str = "no-text";
+pub use crate::lang::page::NO_TEXT;
 /// `lang_source` of a response that is not HTML.
 pub const NOT_HTML: &str = "not-html";
 
