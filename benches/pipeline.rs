@@ -187,14 +187,13 @@ fn fetch_options(proxy: &str) -> FetchOptions {
         client: ClientOptions {
             user_agent: "langcrawl-bench/0".into(),
             proxy: Some(proxy.to_string()),
-            connect_timeout: Duration::from_secs(10),
-            timeout: Duration::from_secs(30),
-            max_content_bytes: 1 << 20,
+            ..ClientOptions::default()
         },
         concurrency: 64,
         delay: Duration::ZERO,
         max_crawl_delay: Duration::ZERO,
         quiet: true,
+        ..FetchOptions::default()
     }
 }
 

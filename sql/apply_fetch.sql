@@ -19,6 +19,8 @@ SELECT c.url, c.host, c.domain, c.tld, c.dir,
        CASE WHEN r.url IS NULL THEN c.relevant ELSE r.relevant END AS relevant,
        CASE WHEN r.url IS NULL THEN c.digest ELSE r.digest END AS digest,
        c.found_from,
-       c.found_anchor
+       c.found_anchor,
+       c.redirect_hops,
+       c.retry_round
 FROM crawldb c
 LEFT JOIN round_pages r ON c.url = r.url

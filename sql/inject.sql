@@ -19,7 +19,9 @@ SELECT s.url, s.host, s.domain, s.tld, s.dir,
        CAST(NULL AS BOOLEAN)   AS relevant,
        CAST(NULL AS VARCHAR)   AS digest,
        CAST(NULL AS VARCHAR)   AS found_from,
-       CAST(NULL AS VARCHAR)   AS found_anchor
+       CAST(NULL AS VARCHAR)   AS found_anchor,
+       CAST(NULL AS INT)       AS redirect_hops,
+       CAST(NULL AS INT)       AS retry_round
 FROM seeds s
 LEFT JOIN crawldb c ON s.url = c.url
 WHERE c.url IS NULL

@@ -1,13 +1,15 @@
 -- merge_crawldb: the next crawldb — this round's pages, with queued URLs
 -- whose priority a link raised and URLs pruned from the queue (`skipped`),
--- plus every accepted new URL once, at its best priority and shallowest depth.
+-- plus every accepted new URL once, at its best priority and shallowest depth
+-- (a redirect target is one deeper than the redirect, and counts its hop).
 -- inputs:  pages (crawldb with the round applied), decisions, links
 -- params:  $round
 -- output:  crawldb rows
 WITH accepted AS (
     SELECT d.url, d.priority, d.src_url,
            l.dst_host, l.dst_domain, l.dst_tld, l.dst_dir, l.anchor,
-           CASE WHEN l.kind = 'redirect' THEN p.depth ELSE p.depth + 1 END AS depth,
+           p.depth + 1 AS depth,
+           CASE WHEN l.kind = 'redirect' THEN coalesce(p.redirect_hops, 0) + 1 ELSE 0 END AS redirect_hops,
            row_number() OVER (PARTITION BY d.url ORDER BY d.priority DESC, p.depth, d.src_url) AS pick
     FROM decisions d
     JOIN links l ON l.src_url = d.src_url AND l.dst_url = d.url
@@ -29,7 +31,8 @@ SELECT p.url, p.host, p.domain, p.tld, p.dir,
        p.depth,
        CASE WHEN r.priority > p.priority THEN r.priority ELSE p.priority END AS priority,
        p.discovered_round, p.fetched_round, p.http_status, p.redirect_to, p.lang,
-       p.lang_confidence, p.lang_source, p.relevant, p.digest, p.found_from, p.found_anchor
+       p.lang_confidence, p.lang_source, p.relevant, p.digest, p.found_from, p.found_anchor,
+       p.redirect_hops, p.retry_round
 FROM pages p
 LEFT JOIN raised r ON r.url = p.url
 LEFT JOIN pruned x ON x.url = p.url
@@ -49,6 +52,8 @@ SELECT url, dst_host, dst_domain, dst_tld, dst_dir,
        CAST(NULL AS BOOLEAN) AS relevant,
        CAST(NULL AS VARCHAR) AS digest,
        src_url               AS found_from,
-       anchor                AS found_anchor
+       anchor                AS found_anchor,
+       CAST(redirect_hops AS INT) AS redirect_hops,
+       CAST(NULL AS INT)     AS retry_round
 FROM accepted
 WHERE pick = 1

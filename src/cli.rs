@@ -12,7 +12,7 @@ use crate::fetch::{client::ClientOptions, FetchOptions};
 use crate::generate::GenerateOptions;
 use crate::lang::TargetLang;
 use crate::report::Format;
-use crate::store::{CrawlConfig, CrawlDir, StrategyParams};
+use crate::store::{CrawlConfig, CrawlDir, CrawlLimits, StrategyParams};
 use crate::strategy::LinkSelection;
 
 /// The crawl directory when `--crawl` is not given.
@@ -54,7 +54,7 @@ pub enum Command {
     /// Write the next round's fetch list (sql/generate.sql over the crawldb)
     Generate(GenerateArgs),
     /// Fetch the latest round's fetch list
-    Fetch(FetchArgs),
+    Fetch(FetchCommandArgs),
     /// Parse the latest fetched round: text, language, links
     Parse,
     /// Merge the latest parsed round into the crawldb, deciding every link with the strategy
@@ -184,6 +184,62 @@ pub struct FetchArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct FetchCommandArgs {
+    #[command(flatten)]
+    pub fetch: FetchArgs,
+    #[command(flatten)]
+    pub guard: AllowPrivateArg,
+}
+
+#[derive(Debug, Args)]
+pub struct AllowPrivateArg {
+    /// Fetch hosts on loopback, private, link-local (cloud metadata), CGNAT and
+    /// multicast addresses, refused by default; saved in crawl.json [default: false]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub allow_private: Option<bool>,
+}
+
+/// Crawler-trap limits, applied whatever the strategy; each unset one keeps
+/// the crawl's value (crawl.json), else its default. A link past a limit is
+/// rejected with the limit's name as its reason.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// Follow links at most N steps from a seed (a redirect is a step) [default: 50]
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// Refuse URLs longer than N characters [default: 2048]
+    #[arg(long, value_name = "N")]
+    pub max_url_length: Option<u32>,
+    /// Refuse URLs with a path segment repeated more than N times (/a/b/a/b/a/) [default: 2]
+    #[arg(long, value_name = "N")]
+    pub max_repeated_segment: Option<u32>,
+    /// At most N URLs of one host in the crawldb, across rounds [default: 100000]
+    #[arg(long, value_name = "N")]
+    pub host_budget: Option<u64>,
+    /// Follow at most the first N links of a page [default: 1000]
+    #[arg(long, value_name = "N")]
+    pub max_outlinks: Option<u32>,
+    /// Follow at most N redirects in a row [default: 5]
+    #[arg(long, value_name = "N")]
+    pub max_redirects: Option<u32>,
+    #[command(flatten)]
+    pub guard: AllowPrivateArg,
+}
+
+impl LimitArgs {
+    /// Sets the limits given on the command line.
+    pub fn apply(&self, limits: &mut CrawlLimits) {
+        set(&mut limits.max_depth, self.max_depth);
+        set(&mut limits.max_url_length, self.max_url_length);
+        set(&mut limits.max_repeated_segment, self.max_repeated_segment);
+        set(&mut limits.host_budget, self.host_budget);
+        set(&mut limits.max_outlinks, self.max_outlinks);
+        set(&mut limits.max_redirects, self.max_redirects);
+        set(&mut limits.allow_private, self.guard.allow_private);
+    }
+}
+
+#[derive(Debug, Args)]
 pub struct UpdateArgs {
     /// Link selection strategy: bfs, tld-anchor, hard-focused, soft-focused,
     /// server-aggressive, server-conservative, dir-conservative, ontology
@@ -195,6 +251,8 @@ pub struct UpdateArgs {
     pub lang: Option<String>,
     #[command(flatten)]
     pub params: StrategyArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// The strategies' parameters; each unset one keeps the crawl's value
@@ -378,9 +436,12 @@ pub async fn run(cli: Cli) -> Result<()> {
         }
         Command::Fetch(args) => {
             let crawl = CrawlDir::open(&root)?;
-            say(crate::fetch::run(&crawl, &args.options(quiet)?)
-                .await?
-                .to_string());
+            let mut config = CrawlConfig::load(&crawl)?;
+            set(&mut config.limits.allow_private, args.guard.allow_private);
+            config.save(&crawl)?;
+            let mut options = args.fetch.options(quiet)?;
+            options.allow_private = config.limits.allow_private;
+            say(crate::fetch::run(&crawl, &options).await?.to_string());
         }
         Command::Parse => {
             let crawl = CrawlDir::open(&root)?;
@@ -486,7 +547,10 @@ async fn run_crawl(engine: &Engine, root: &Path, args: &CrawlArgs, quiet: bool) 
         seeds: args.seeds.clone(),
         rounds: args.rounds,
         generate: args.generate.options(),
-        fetch: args.fetch.options(quiet)?,
+        fetch: crate::fetch::FetchOptions {
+            allow_private: update.limits.allow_private,
+            ..args.fetch.options(quiet)?
+        },
         update,
     };
     let mut say = |line: String| {
@@ -592,6 +656,7 @@ impl FetchArgs {
             concurrency: self.concurrency,
             delay: Duration::from_millis(self.delay_ms),
             max_crawl_delay: Duration::from_millis(self.max_crawl_delay_ms),
+            allow_private: false,
             quiet,
         })
     }
@@ -618,10 +683,12 @@ impl UpdateArgs {
         }
         config.strategy = strategy.name.to_string();
         self.params.apply(&mut config.params)?;
+        self.limits.apply(&mut config.limits);
         Ok(LinkSelection {
             strategy,
             target_lang: lang,
             params: config.params.clone(),
+            limits: config.limits.clone(),
         })
     }
 }

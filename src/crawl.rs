@@ -56,6 +56,7 @@ fn save_selection(crawl: &CrawlDir, selection: &LinkSelection) -> Result<()> {
     config.target_lang = Some(selection.target_lang.code().to_string());
     config.strategy = selection.strategy.name.to_string();
     config.params = selection.params.clone();
+    config.limits = selection.limits.clone();
     config.save(crawl)
 }
 

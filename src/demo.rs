@@ -41,16 +41,15 @@ pub async fn run(engine: &Engine, root: &Path, rounds: u32, quiet: bool) -> Resu
         generate: GenerateOptions::default(),
         fetch: FetchOptions {
             client: ClientOptions {
-                user_agent: concat!("langcrawl/", env!("CARGO_PKG_VERSION")).into(),
                 proxy: Some(websim.proxy_url()),
                 connect_timeout: std::time::Duration::from_secs(5),
                 timeout: std::time::Duration::from_secs(10),
-                max_content_bytes: 1 << 20,
+                ..ClientOptions::default()
             },
-            concurrency: 32,
             delay: std::time::Duration::ZERO,
             max_crawl_delay: std::time::Duration::ZERO,
             quiet,
+            ..FetchOptions::default()
         },
         update: LinkSelection::new(crate::strategy::find("bfs")?, TargetLang::parse("ja")?),
     };

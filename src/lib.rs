@@ -5,6 +5,7 @@
 //! directory (see `store`). Relational steps are DataFusion SQL kept under
 //! `sql/` and run through `engine`.
 
+pub mod address;
 pub mod cli;
 pub mod crawl;
 pub mod demo;

@@ -10,7 +10,7 @@ use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::lang::TargetLang;
 use crate::store::schema::{CLASS_RULES, DICTIONARY, IMPORTANCE, TARGET_TLDS};
-use crate::store::StrategyParams;
+use crate::store::{CrawlLimits, StrategyParams};
 
 /// What a strategy does with URLs still queued on a server (or in a
 /// directory) that has turned irrelevant.
@@ -119,6 +119,8 @@ pub struct LinkSelection {
     pub strategy: &'static Strategy,
     pub target_lang: TargetLang,
     pub params: StrategyParams,
+    /// Trap limits and the address guard, checked before the strategy.
+    pub limits: CrawlLimits,
 }
 
 impl LinkSelection {
@@ -133,6 +135,7 @@ impl LinkSelection {
             strategy,
             target_lang,
             params,
+            limits: CrawlLimits::default(),
         }
     }
 

@@ -18,6 +18,19 @@ pub struct ClientOptions {
     pub max_content_bytes: usize,
 }
 
+impl Default for ClientOptions {
+    /// The command line's defaults, without a proxy.
+    fn default() -> Self {
+        ClientOptions {
+            user_agent: concat!("langcrawl/", env!("CARGO_PKG_VERSION")).into(),
+            proxy: None,
+            connect_timeout: Duration::from_secs(10),
+            timeout: Duration::from_secs(30),
+            max_content_bytes: 1 << 20,
+        }
+    }
+}
+
 /// The result of one GET, before it is classified.
 #[derive(Debug, Default)]
 pub struct Response {

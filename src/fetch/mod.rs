@@ -36,7 +36,23 @@ pub struct FetchOptions {
     pub delay: Duration,
     /// The most a robots.txt Crawl-delay may slow a host down.
     pub max_crawl_delay: Duration,
+    /// Lift the address guard (`crate::address`): fetch loopback and private hosts.
+    pub allow_private: bool,
     pub quiet: bool,
+}
+
+impl Default for FetchOptions {
+    /// The command line's defaults.
+    fn default() -> Self {
+        FetchOptions {
+            client: ClientOptions::default(),
+            concurrency: 32,
+            delay: Duration::from_secs(1),
+            max_crawl_delay: Duration::from_secs(10),
+            allow_private: false,
+            quiet: false,
+        }
+    }
 }
 
 #[derive(Debug, Default, Clone, PartialEq)]

@@ -34,6 +34,9 @@ pub struct CrawlConfig {
     /// The strategies' parameters (stored flat beside `strategy`).
     #[serde(flatten)]
     pub params: StrategyParams,
+    /// Crawler-trap limits and the address guard, applied to every strategy.
+    #[serde(default)]
+    pub limits: CrawlLimits,
     /// One line per completed phase run, oldest first.
     #[serde(default)]
     pub log: Vec<PhaseLog>,
@@ -82,6 +85,41 @@ impl Default for StrategyParams {
     }
 }
 
+/// Limits that keep a crawl out of traps, whatever the strategy: a link
+/// past one of them is rejected with its own reason (`max-depth`, ...).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct CrawlLimits {
+    /// Links followed from a seed (a redirect counts as one).
+    pub max_depth: u32,
+    /// Characters in a URL.
+    pub max_url_length: u32,
+    /// Times one path segment may appear in a URL (`/a/b/a/b/a/` has `a` 3 times).
+    pub max_repeated_segment: u32,
+    /// URLs one host may hold in the crawldb, across rounds.
+    pub host_budget: u64,
+    /// Links followed from one page (the first ones in the page).
+    pub max_outlinks: u32,
+    /// Redirects followed in a row.
+    pub max_redirects: u32,
+    /// Fetch loopback, private, link-local and other special addresses.
+    pub allow_private: bool,
+}
+
+impl Default for CrawlLimits {
+    fn default() -> Self {
+        CrawlLimits {
+            max_depth: 50,
+            max_url_length: 2048,
+            max_repeated_segment: 2,
+            host_budget: 100_000,
+            max_outlinks: 1_000,
+            max_redirects: 5,
+            allow_private: false,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct PhaseLog {
     pub phase: String,
@@ -95,6 +133,7 @@ impl Default for CrawlConfig {
             target_lang: None,
             strategy: "bfs".into(),
             params: StrategyParams::default(),
+            limits: CrawlLimits::default(),
             log: Vec::new(),
         }
     }

@@ -7,6 +7,6 @@ pub mod rows;
 pub mod schema;
 pub mod segment;
 
-pub use crawl_json::{CrawlConfig, StrategyParams};
+pub use crawl_json::{CrawlConfig, CrawlLimits, StrategyParams};
 pub use layout::{valid_set_name, CrawlDir, Phase, RoundId, CRAWL_DECISION_SET};
 pub use segment::{read_batches, SegmentWriter};

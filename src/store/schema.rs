@@ -46,6 +46,10 @@ pub static CRAWLDB: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("digest", true),
         utf8("found_from", true),
         utf8("found_anchor", true),
+        // redirects followed to reach this URL (NULL or 0: reached by a link)
+        int32("redirect_hops", true),
+        // a failed or deferred URL is not generated before this round
+        int32("retry_round", true),
     ]))
 });
 
