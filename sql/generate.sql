@@ -1,19 +1,34 @@
 -- generate: the fetch list of the next round.
 -- inputs:  crawldb
--- params:  $top_n (URLs in all), $max_per_host, $max_retries (errors retried this often)
+-- params:  $top_n (URLs in all), $max_per_host, $max_retries (errors retried
+--          this often), $cap_by ('server', 'dir' or 'none') and $tolerance:
+--          with a server (dir) strategy, a server (top-level directory)
+--          without a target page yet (Nr = 0) gets at most T + 1 - Na URLs,
+--          so Tamura's rule (irrelevant after T + 1 irrelevant pages) holds
+--          within a round, whatever its size
 -- output:  url, host, depth, priority — highest priority first, then shallowest
-WITH candidates AS (
-    SELECT url, host, depth, priority,
-           row_number() OVER (PARTITION BY host ORDER BY priority DESC, depth, url) AS host_rank
+WITH units AS (
+    SELECT CASE WHEN $cap_by = 'dir' THEN dir ELSE host END AS unit,
+           SUM(CASE WHEN status = 'fetched' THEN 1 ELSE 0 END) AS na,
+           SUM(CASE WHEN status = 'fetched' AND relevant THEN 1 ELSE 0 END) AS nr
     FROM crawldb
-    WHERE status = 'unfetched'
-       OR (status = 'error' AND retries < $max_retries)
+    GROUP BY 1
+),
+candidates AS (
+    SELECT c.url, c.host, c.depth, c.priority, u.na, u.nr,
+           row_number() OVER (PARTITION BY c.host ORDER BY c.priority DESC, c.depth, c.url) AS host_rank,
+           row_number() OVER (PARTITION BY u.unit ORDER BY c.priority DESC, c.depth, c.url) AS unit_rank
+    FROM crawldb c
+    JOIN units u ON u.unit = CASE WHEN $cap_by = 'dir' THEN c.dir ELSE c.host END
+    WHERE c.status = 'unfetched'
+       OR (c.status = 'error' AND c.retries < $max_retries)
 ),
 ranked AS (
     SELECT url, host, depth, priority,
            row_number() OVER (ORDER BY priority DESC, depth, host_rank, url) AS rank
     FROM candidates
     WHERE host_rank <= $max_per_host
+      AND ($cap_by = 'none' OR nr > 0 OR unit_rank <= $tolerance + 1 - na)
 )
 SELECT url, host, depth, priority
 FROM ranked

@@ -32,6 +32,7 @@ const EMBEDDED_SQL: &[(&str, &str)] = &[
     embedded!("server_stats.sql"),
     embedded!("dir_stats.sql"),
     embedded!("link_facts.sql"),
+    embedded!("link_limits.sql"),
     embedded!("decide.sql"),
     embedded!("prune_queue.sql"),
     embedded!("merge_crawldb.sql"),
@@ -108,10 +109,9 @@ impl Engine {
         let config = SessionConfig::new()
             .with_information_schema(true)
             .with_target_partitions(std::thread::available_parallelism().map_or(2, |n| n.get()));
-        Engine {
-            ctx: SessionContext::new_with_config(config),
-            sql_dir,
-        }
+        let ctx = SessionContext::new_with_config(config);
+        crate::functions::register(&ctx);
+        Engine { ctx, sql_dir }
     }
 
     pub fn context(&self) -> &SessionContext {

@@ -1,12 +1,14 @@
 //! The generate phase: SQL over the crawldb (`sql/generate.sql`) picks the
 //! next round's fetch list — unfetched URLs by priority, then depth, at most
-//! `max_per_host` per host and `top_n` in all.
+//! `max_per_host` per host and `top_n` in all; with a server or directory
+//! strategy, an undecided server (directory) gets at most T + 1 - Na.
 
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::inject::register_crawldb;
 use crate::store::schema::FETCHLIST;
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
+use crate::strategy::Prune;
 
 #[derive(Debug, Clone)]
 pub struct GenerateOptions {
@@ -56,7 +58,10 @@ pub async fn run(
     }
     let round = next_round(crawl)?;
     register_crawldb(engine, crawl).await?;
+    let (cap_by, tolerance) = undecided_cap(crawl)?;
     let params = Params::new()
+        .set("cap_by", cap_by)
+        .set("tolerance", tolerance as i64)
         .set("top_n", options.top_n as i64)
         .set("max_per_host", options.max_per_host as i64)
         .set("max_retries", options.max_retries as i32);
@@ -79,6 +84,18 @@ pub async fn run(
     };
     CrawlConfig::record(crawl, "generate", round.0, &report.to_string())?;
     Ok(report)
+}
+
+/// Whether the crawl's strategy judges servers or directories (then an
+/// undecided one gets at most T + 1 - Na URLs a round), and its tolerance T.
+fn undecided_cap(crawl: &CrawlDir) -> Result<(&'static str, u32)> {
+    let config = CrawlConfig::load(crawl)?;
+    let cap_by = match crate::strategy::find(&config.strategy).map(|s| s.prune) {
+        Ok(Prune::Servers) => "server",
+        Ok(Prune::Dirs) => "dir",
+        _ => "none",
+    };
+    Ok((cap_by, config.params.tolerance))
 }
 
 /// The id of the round to generate: one past the latest, or the latest

@@ -12,7 +12,7 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::store::schema::CRAWLDB;
-use crate::store::{CrawlConfig, CrawlDir, SegmentWriter};
+use crate::store::{CrawlConfig, CrawlDir, CrawlLimits, SegmentWriter};
 use crate::urls;
 
 /// A seeds-file line that is not an http(s) URL.
@@ -57,18 +57,38 @@ pub fn read_seeds(path: &Path) -> Result<(BTreeSet<String>, Vec<RejectedLine>)> 
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        match urls::normalize(line) {
+        let checked = urls::normalize(line).and_then(|url| within_length(url.to_string()));
+        match checked {
             Ok(url) => {
-                urls.insert(url.to_string());
+                urls.insert(url);
             }
             Err(why) => rejected.push(RejectedLine {
                 line: index + 1,
-                text: line.to_string(),
+                text: shortened(line),
                 why,
             }),
         }
     }
     Ok((urls, rejected))
+}
+
+/// `url` if it is no longer than the default `--max-url-length`.
+fn within_length(url: String) -> std::result::Result<String, String> {
+    let limit = CrawlLimits::default().max_url_length as usize;
+    let length = url.chars().count();
+    if length > limit {
+        return Err(format!("URL of {length} characters (the limit is {limit})"));
+    }
+    Ok(url)
+}
+
+/// A rejected line as quoted back to the user: at most 80 characters.
+fn shortened(line: &str) -> String {
+    const SHOWN: usize = 80;
+    match line.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}... ({} bytes)", &line[..cut], line.len()),
+        None => line.to_string(),
+    }
 }
 
 /// Injects the seeds file into the crawl at `root`, creating it if needed.
@@ -159,4 +179,28 @@ fn seed_batch(seeds: &BTreeSet<String>) -> RecordBatch {
         ],
     )
     .expect("seed columns match")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_and_junk_lines_are_rejected_and_quoted_short() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("seeds.txt");
+        let long_url = format!("http://a.jp/{}", "x".repeat(100_000));
+        let junk = "j".repeat(10_000_000);
+        std::fs::write(&path, format!("http://a.jp/\n{long_url}\n{junk}\n")).unwrap();
+        let (urls, rejected) = read_seeds(&path).unwrap();
+        assert_eq!(urls.into_iter().collect::<Vec<_>>(), ["http://a.jp/"]);
+        assert_eq!(rejected.len(), 2);
+        assert!(
+            rejected[0].why.contains("100012 characters"),
+            "{:?}",
+            rejected[0].why
+        );
+        assert!(rejected.iter().all(|r| r.text.len() < 120), "{rejected:?}");
+        assert!(rejected[1].text.ends_with("(10000000 bytes)"));
+    }
 }

@@ -13,6 +13,7 @@ pub mod detect;
 pub mod engine;
 pub mod error;
 pub mod fetch;
+pub mod functions;
 pub mod generate;
 pub mod inject;
 pub mod lang;

@@ -149,6 +149,16 @@ impl LinkSelection {
             .set("min_ont_rel", p.min_ont_rel)
             .set("min_la_rel", p.min_la_rel)
             .set("target_class", p.target_class.clone().unwrap_or_default())
+            .set("allow_private", self.limits.allow_private)
+            .set("max_depth", i64::from(self.limits.max_depth))
+            .set("max_url_length", i64::from(self.limits.max_url_length))
+            .set(
+                "max_repeated_segment",
+                i64::from(self.limits.max_repeated_segment),
+            )
+            .set("max_outlinks", i64::from(self.limits.max_outlinks))
+            .set("max_redirects", i64::from(self.limits.max_redirects))
+            .set("host_budget", self.limits.host_budget as i64)
             .set(
                 "prune",
                 match self.strategy.prune {
@@ -167,6 +177,7 @@ impl LinkSelection {
             ("servers", "server_stats.sql"),
             ("dirs", "dir_stats.sql"),
             ("link_facts", "link_facts.sql"),
+            ("link_limits", "link_limits.sql"),
         ];
         engine
             .register_query_views(&views, &self.sql_params())

@@ -80,6 +80,11 @@ pub fn link_batch<'a>(rows: impl Iterator<Item = &'a LinkRow>) -> RecordBatch {
         ),
         strings(&rows, |r| Some(r.kind)),
         strings(&rows, |r| r.hreflang.as_deref()),
+        Arc::new(
+            rows.iter()
+                .map(|r| Some(r.position))
+                .collect::<Int32Array>(),
+        ),
     ];
     RecordBatch::try_new(LINKS.clone(), columns).expect("link rows match the links schema")
 }

@@ -232,6 +232,8 @@ pub struct LinkRow {
     pub kind: &'static str,
     /// ISO 639-3 (or `x-default`) of the link's hreflang.
     pub hreflang: Option<String>,
+    /// The link's place among the page's links, first 0.
+    pub position: i32,
 }
 
 /// Parses one fetch row; `target` (ISO 639-3) is the language whose script

@@ -60,6 +60,7 @@ pub fn redirect_link(input: &FetchedPage<'_>, target: &str) -> Option<LinkRow> {
         nofollow: false,
         kind: LinkKind::Redirect.as_str(),
         hreflang: None,
+        position: 0,
     })
 }
 
@@ -127,6 +128,7 @@ impl Rows {
             nofollow: raw.nofollow,
             kind: raw.kind.as_str(),
             hreflang,
+            position: i32::try_from(self.links.len()).unwrap_or(i32::MAX),
         });
     }
 }

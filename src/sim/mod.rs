@@ -172,6 +172,7 @@ async fn start_crawl(engine: &Engine, sim: &SimDir, selection: &LinkSelection) -
         target_lang: Some(selection.target_lang.code().to_string()),
         strategy: selection.strategy.name.to_string(),
         params: selection.params.clone(),
+        limits: selection.limits.clone(),
         ..CrawlConfig::default()
     };
     let root = sim.crawl(selection.strategy.name);

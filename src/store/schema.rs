@@ -135,6 +135,8 @@ pub static LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("kind", false),
         // ISO 639-3 of the link's hreflang (`x-default` as is)
         utf8("hreflang", true),
+        // the link's place among its page's links (0 first; NULL: not known)
+        int32("position", true),
     ]))
 });
 

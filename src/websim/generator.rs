@@ -15,6 +15,7 @@ use super::render::{
 pub use super::render::{Declared, SimResponse};
 pub use super::rng::Rng;
 use super::shapes::{self, Front, HostShapes};
+use super::traps::TrapPage;
 
 /// The size and seed of a synthetic web.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,8 +228,8 @@ impl Web {
         if let Some(j) = number("/moved/").filter(|&j| j < host.pages) {
             return Route::Moved(j);
         }
-        if let Some(n) = number("/cal/").filter(|_| host.trap) {
-            return Route::Trap(n);
+        if let Some(trap) = TrapPage::at(path).filter(|_| host.trap) {
+            return Route::Trap(trap);
         }
         let j = if path == "/" {
             Some(0)
@@ -263,13 +264,10 @@ impl Web {
         self.render(h, lang, &mut rng, &links, extras)
     }
 
-    fn trap_page(&self, h: usize, n: u32) -> SimResponse {
-        let mut rng = Rng::new(&[self.spec.seed, h as u64, n as u64, 2]);
+    fn trap_page(&self, h: usize, trap: TrapPage) -> SimResponse {
+        let mut rng = Rng::new(&[self.spec.seed, h as u64, trap.key(), 2]);
         let lang = self.hosts[h].lang;
-        let links: Vec<SimLink> = (1..=2)
-            .map(|step| SimLink::text(format!("/cal/{}.html", n + step), format!("{}", n + step)))
-            .collect();
-        self.render(h, lang, &mut rng, &links, Extras::default())
+        self.render(h, lang, &mut rng, &trap.links(), Extras::default())
     }
 
     /// The outlinks of page `j` of host `h`.
@@ -294,10 +292,12 @@ impl Web {
             links.push(SimLink::text(href, self.anchor(lang, rng)));
         }
         if host.trap && rng.chance(0.3) {
-            links.push(SimLink::text(
-                format!("/cal/{}.html", rng.below(100)),
-                "calendar",
-            ));
+            let href = if rng.chance(0.5) {
+                super::traps::calendar_entry(rng.below(24) as u32)
+            } else {
+                "/loop/".to_string()
+            };
+            links.push(SimLink::text(href, "calendar"));
         }
         links
     }
@@ -366,7 +366,7 @@ enum Route {
     Redirect(u32),
     /// `/moved/N.html`: a meta refresh to page N.
     Moved(u32),
-    Trap(u32),
+    Trap(TrapPage),
     NotFound,
 }
 

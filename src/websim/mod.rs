@@ -23,6 +23,7 @@ pub mod render;
 pub mod rng;
 pub mod server;
 pub mod shapes;
+pub mod traps;
 pub mod web_stats;
 
 pub use generator::{Web, WebSpec};

@@ -5,43 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use langcrawl::websim::corpus;
-use langcrawl::websim::render::{text_response, SimResponse};
-use langcrawl::websim::server::Site;
+use langcrawl::websim::render::SimResponse;
 use langcrawl::websim::spawn_background;
 
-use crate::util::Crawl;
-
-/// A web of fixed answers, keyed by `http://host/path`; anything else
-/// (robots.txt too) is a 404.
-struct Handmade(BTreeMap<String, SimResponse>);
-
-impl Site for Handmade {
-    fn respond(&self, host: &str, path: &str) -> SimResponse {
-        self.0
-            .get(&format!("http://{host}{path}"))
-            .cloned()
-            .unwrap_or_else(|| text_response(404, "not found"))
-    }
-}
-
-fn html(page: &str) -> SimResponse {
-    SimResponse {
-        status: 200,
-        content_type: Some("text/html; charset=utf-8".into()),
-        location: None,
-        headers: Vec::new(),
-        body: page.as_bytes().to_vec(),
-    }
-}
-
-/// Paragraphs of sentences `from..from + n` of the corpus in `code`.
-fn text(code: &str, from: usize, n: usize) -> String {
-    let sentences = corpus::sentences(corpus::lang_index(code).unwrap());
-    (from..from + n)
-        .map(|k| format!("<p>{}</p>\n", sentences[k % sentences.len()]))
-        .collect()
-}
+use crate::util::{html, text, Crawl, Handmade};
 
 /// A Japanese page with text, and `body` after it.
 fn japanese(from: usize, body: &str) -> SimResponse {

@@ -4,6 +4,7 @@
 mod errors;
 mod focused;
 mod langid;
+mod limits;
 mod link_kinds;
 mod phases;
 mod real_pages;

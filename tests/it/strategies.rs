@@ -77,7 +77,7 @@ async fn fixture(
         .map(|p| {
             let parts = urls::parts(&urls::normalize(&p.url).unwrap());
             format!(
-                "({}, {}, {}, {}, {}, CAST(1.0 AS DOUBLE), CAST(NULL AS VARCHAR))",
+                "({}, {}, {}, {}, {}, CAST(1.0 AS DOUBLE), CAST(NULL AS VARCHAR), 1, CAST(NULL AS INT))",
                 sql_text(&parts.url),
                 sql_text(&parts.host),
                 sql_text(&parts.dir),
@@ -101,7 +101,7 @@ async fn fixture(
                 l.context
             };
             format!(
-                "({}, {}, {}, {}, {}, {}, {}, {}, {}, 'a', CAST(NULL AS VARCHAR))",
+                "({}, {}, {}, {}, {}, {}, {}, {}, {}, 'a', CAST(NULL AS VARCHAR), CAST(NULL AS INT))",
                 sql_text(&src.url),
                 sql_text(&src.host),
                 sql_text(&dst.url),
@@ -125,12 +125,12 @@ async fn fixture(
     let tables = [
         (
             "pages",
-            "url, host, dir, status, relevant, priority, found_from",
+            "url, host, dir, status, relevant, priority, found_from, depth, redirect_hops",
             page_rows,
         ),
         (
             "links",
-            "src_url, src_host, dst_url, dst_host, dst_dir, dst_tld, anchor, anchor_lang, context, kind, hreflang",
+            "src_url, src_host, dst_url, dst_host, dst_dir, dst_tld, anchor, anchor_lang, context, kind, hreflang, position",
             link_rows,
         ),
         ("parse", "url, title, text_sample", text_rows),

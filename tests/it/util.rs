@@ -4,6 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use std::collections::BTreeMap;
+
+use langcrawl::websim::corpus;
+use langcrawl::websim::render::{text_response, SimResponse};
 use langcrawl::websim::server::Site;
 use langcrawl::websim::{spawn_background, Web, WebSpec, Websim};
 
@@ -15,6 +19,37 @@ pub fn small_web() -> Websim {
         pages: 2_400,
     };
     spawn_background(Web::generate(spec), 0).expect("synthetic web starts")
+}
+
+/// A web of fixed answers, keyed by `http://host/path`; anything else
+/// (robots.txt too) is a 404.
+pub struct Handmade(pub BTreeMap<String, SimResponse>);
+
+impl Site for Handmade {
+    fn respond(&self, host: &str, path: &str) -> SimResponse {
+        self.0
+            .get(&format!("http://{host}{path}"))
+            .cloned()
+            .unwrap_or_else(|| text_response(404, "not found"))
+    }
+}
+
+pub fn html(page: &str) -> SimResponse {
+    SimResponse {
+        status: 200,
+        content_type: Some("text/html; charset=utf-8".into()),
+        location: None,
+        headers: Vec::new(),
+        body: page.as_bytes().to_vec(),
+    }
+}
+
+/// Paragraphs of sentences `from..from + n` of the corpus in `code`.
+pub fn text(code: &str, from: usize, n: usize) -> String {
+    let sentences = corpus::sentences(corpus::lang_index(code).unwrap());
+    (from..from + n)
+        .map(|k| format!("<p>{}</p>\n", sentences[k % sentences.len()]))
+        .collect()
 }
 
 /// A crawl directory in a temp folder, and the web it crawls.

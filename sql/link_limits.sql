@@ -1,0 +1,30 @@
+-- link_limits: the crawler-trap limits and the address guard, checked for
+-- every link of the round whatever the strategy. limit_reason names the
+-- first limit a link is past (NULL: within all of them); decide.sql rejects
+-- the link with that reason.
+-- inputs:  links, pages (crawldb rows with the round applied)
+-- params:  $allow_private, $max_url_length, $max_redirects, $max_depth,
+--          $max_repeated_segment, $max_outlinks
+-- output:  src_url, url, dst_host, limit_reason
+WITH placed AS (
+    SELECT l.src_url, l.dst_url, l.dst_host, l.kind,
+           coalesce(p.depth, 0) AS src_depth,
+           coalesce(p.redirect_hops, 0) AS src_hops,
+           row_number() OVER (PARTITION BY l.src_url ORDER BY l.position NULLS LAST, l.dst_url) AS place
+    FROM links l
+    LEFT JOIN pages p ON p.url = l.src_url
+)
+SELECT src_url,
+       dst_url AS url,
+       dst_host,
+       CASE WHEN NOT (starts_with(dst_url, 'http://') OR starts_with(dst_url, 'https://'))
+                THEN 'unsupported-scheme'
+            WHEN NOT $allow_private AND blocked_address(dst_host) IS NOT NULL
+                THEN 'private-address'
+            WHEN character_length(dst_url) > $max_url_length THEN 'max-url-length'
+            WHEN kind = 'redirect' AND src_hops + 1 > $max_redirects THEN 'redirect-chain'
+            WHEN src_depth + 1 > $max_depth THEN 'max-depth'
+            WHEN repeated_segment(dst_url) > $max_repeated_segment THEN 'repeated-path-segment'
+            WHEN kind <> 'redirect' AND place > $max_outlinks THEN 'max-outlinks'
+       END AS limit_reason
+FROM placed

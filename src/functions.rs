@@ -1,0 +1,105 @@
+//! SQL functions written in Rust, registered in every DataFusion session
+//! (`crate::engine`), for the checks that need more than SQL:
+//!
+//! - `blocked_address(host)`: why the address guard refuses `host` (a
+//!   literal private, loopback, link-local... address, or `localhost`), or
+//!   NULL (`crate::address::blocked_host`);
+//! - `repeated_segment(url)`: how often the most repeated segment of the
+//!   URL's path occurs (`/a/b/a/b/a/` → 3), the sign of a relative-link trap.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{ArrayRef, Int32Array, StringArray};
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::cast::as_string_array;
+use datafusion::error::Result as DfResult;
+use datafusion::logical_expr::{create_udf, ColumnarValue, Volatility};
+use datafusion::prelude::SessionContext;
+
+/// Registers the functions in `ctx`.
+pub fn register(ctx: &SessionContext) {
+    ctx.register_udf(create_udf(
+        "blocked_address",
+        vec![DataType::Utf8],
+        DataType::Utf8,
+        Volatility::Immutable,
+        Arc::new(|args| {
+            map_strings(args, |host| {
+                let out: StringArray = host
+                    .iter()
+                    .map(|h| h.and_then(crate::address::blocked_host))
+                    .collect();
+                Arc::new(out) as ArrayRef
+            })
+        }),
+    ));
+    ctx.register_udf(create_udf(
+        "repeated_segment",
+        vec![DataType::Utf8],
+        DataType::Int32,
+        Volatility::Immutable,
+        Arc::new(|args| {
+            map_strings(args, |urls| {
+                let out: Int32Array = urls.iter().map(|u| u.map(repeated_segment)).collect();
+                Arc::new(out) as ArrayRef
+            })
+        }),
+    ));
+}
+
+/// Applies `f` to the single string argument of a function.
+fn map_strings(
+    args: &[ColumnarValue],
+    f: impl Fn(&StringArray) -> ArrayRef,
+) -> DfResult<ColumnarValue> {
+    let arrays = ColumnarValue::values_to_arrays(args)?;
+    let strings = as_string_array(&arrays[0])?;
+    Ok(ColumnarValue::Array(f(strings)))
+}
+
+/// How often the most repeated non-empty segment of the URL's path occurs.
+pub fn repeated_segment(url: &str) -> i32 {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = after_scheme
+        .split_once('/')
+        .map_or("", |(_, path)| path)
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("");
+    let mut counts: std::collections::HashMap<&str, i32> = std::collections::HashMap::new();
+    for segment in path.split('/').filter(|s| !s.is_empty()) {
+        *counts.entry(segment).or_default() += 1;
+    }
+    counts.into_values().max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_segments_are_counted_in_the_path_only() {
+        assert_eq!(repeated_segment("http://a.jp/"), 0);
+        assert_eq!(repeated_segment("http://a.jp/a/b/c.html"), 1);
+        assert_eq!(repeated_segment("http://a.jp/a/b/a/b/a/"), 3);
+        assert_eq!(repeated_segment("http://a.jp/x?q=/a/a/a/a"), 1);
+        assert_eq!(repeated_segment("http://a.a.a.jp/a"), 1);
+    }
+
+    #[tokio::test]
+    async fn functions_run_in_sql() {
+        let ctx = SessionContext::new();
+        register(&ctx);
+        let batches = ctx
+            .sql("SELECT blocked_address('169.254.169.254') AS b, blocked_address('a.jp') AS p, repeated_segment('http://h/a/b/a/b/a/') AS r")
+            .await
+            .unwrap()
+            .collect()
+            .await
+            .unwrap();
+        let text = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
+            .unwrap()
+            .to_string();
+        assert!(text.contains("| link-local |   | 3 |"), "{text}");
+    }
+}
