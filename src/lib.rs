@@ -16,6 +16,7 @@ pub mod fetch;
 pub mod generate;
 pub mod inject;
 pub mod lang;
+pub mod memory;
 pub mod parse;
 pub mod refilter;
 pub mod report;
