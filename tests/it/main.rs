@@ -5,6 +5,7 @@ mod errors;
 mod focused;
 mod langid;
 mod link_kinds;
+mod lock;
 mod phases;
 mod real_pages;
 mod recovery;
