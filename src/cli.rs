@@ -37,6 +37,12 @@ pub struct Cli {
     #[arg(long, short, global = true)]
     pub quiet: bool,
 
+    /// Memory for the SQL steps (sorts, joins and aggregates spill to disk
+    /// under TMPDIR beyond it), e.g. 512MiB, 2GiB, 1.5G [default: half the
+    /// RAM, at most 2GiB]
+    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::memory::parse_limit)]
+    pub memory_limit: Option<usize>,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -85,6 +91,28 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// The subcommand's name, as the crawl's lock file records its writer.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Inject { .. } => "inject",
+            Command::Generate(_) => "generate",
+            Command::Fetch(_) => "fetch",
+            Command::Parse => "parse",
+            Command::Updatedb(_) => "updatedb",
+            Command::Crawl(_) => "crawl",
+            Command::Refilter(_) => "refilter",
+            Command::Sql(_) => "sql",
+            Command::Report(_) => "report",
+            Command::Websim { .. } => "websim",
+            Command::Demo(_) => "demo",
+            Command::Detect(_) => "detect",
+            Command::Simulate(_) => "simulate",
+            Command::Graph { .. } => "graph",
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// The web graph (from `websim generate` or `graph export`)
@@ -102,13 +130,13 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub lang: Option<String>,
     /// Stop each strategy after this many fetches [default: when its queue is empty]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive::<u64>)]
     pub pages: Option<u64>,
     /// URLs fetched per round (generate's --top-n)
-    #[arg(long, default_value_t = 1_000, value_name = "K")]
+    #[arg(long, default_value_t = 1_000, value_name = "K", value_parser = positive::<u64>)]
     pub round_size: u64,
     /// Stop each strategy after N rounds [default: when its queue is empty]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive::<u32>)]
     pub rounds: Option<u32>,
     /// Output folder: one crawl directory per strategy, metrics and miss ratios as Parquet and CSV
     #[arg(short = 'o', long = "out", value_name = "DIR")]
@@ -145,10 +173,10 @@ pub struct DetectArgs {
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// At most N URLs in the fetch list
-    #[arg(long, default_value_t = 50_000, value_name = "N")]
+    #[arg(long, default_value_t = 50_000, value_name = "N", value_parser = positive::<u64>)]
     pub top_n: u64,
     /// At most N URLs of one host
-    #[arg(long, default_value_t = 1_000, value_name = "N")]
+    #[arg(long, default_value_t = 1_000, value_name = "N", value_parser = positive::<u64>)]
     pub max_per_host: u64,
     /// Do not retry a URL that failed N times
     #[arg(long, default_value_t = 3, value_name = "N")]
@@ -160,8 +188,8 @@ pub struct FetchArgs {
     /// Requests in flight across all hosts
     #[arg(long, default_value_t = 32, value_name = "N")]
     pub concurrency: usize,
-    /// Pause between two requests to one host, in milliseconds (0 for a local web)
-    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    /// Pause between two requests to one host, in milliseconds (0 for a local web; at most an hour)
+    #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=3_600_000))]
     pub delay_ms: u64,
     /// The longest robots.txt Crawl-delay honoured, in milliseconds
     #[arg(long, default_value_t = 10_000, value_name = "MS")]
@@ -309,7 +337,7 @@ pub struct CrawlArgs {
     #[arg(long)]
     pub seeds: Option<PathBuf>,
     /// Rounds to run
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = positive::<u32>)]
     pub rounds: u32,
     #[command(flatten)]
     pub generate: GenerateArgs,
@@ -384,8 +412,21 @@ pub struct WebsimArgs {
 #[derive(Debug, Args)]
 pub struct DemoArgs {
     /// Rounds to crawl
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = positive::<u32>)]
     pub rounds: u32,
+}
+
+/// A count that must be at least 1: `--top-n 0` is refused with "must be
+/// at least 1" rather than running with nothing to do.
+fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
+    let value: T = text
+        .trim()
+        .parse()
+        .map_err(|_| "not a whole number".to_string())?;
+    if value < T::from(1) {
+        return Err("must be at least 1".into());
+    }
+    Ok(value)
 }
 
 impl Cli {
@@ -398,7 +439,11 @@ impl Cli {
 
 /// Runs the parsed command line; `say` prints one line of progress.
 pub async fn run(cli: Cli) -> Result<()> {
-    let engine = Engine::new(cli.sql_dir.clone());
+    crate::store::lock::set_task(cli.command.name());
+    let memory_limit = cli
+        .memory_limit
+        .unwrap_or_else(crate::memory::default_limit);
+    let engine = Engine::with_memory_limit(cli.sql_dir.clone(), memory_limit);
     let quiet = cli.quiet;
     let say = |line: String| {
         if !quiet {
@@ -459,7 +504,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Refilter(args) => run_refilter(&engine, &root, args, quiet).await?,
         Command::Crawl(args) => run_crawl(&engine, &root, args, quiet).await?,
         Command::Sql(args) => {
-            let crawl = CrawlDir::open(&root)?;
+            let crawl = CrawlDir::open_read_only(&root)?;
             crate::report::register_crawl(&engine, &crawl, args.content).await?;
             let batches = crate::report::query(&engine, &args.query).await?;
             print!(
@@ -473,7 +518,7 @@ pub async fn run(cli: Cli) -> Result<()> {
                 say(format!("report: {figures} figures -> {}", out.display()));
             }
             if !crate::sim::SimDir::is_simulation(&root) {
-                let crawl = CrawlDir::open(&root)?;
+                let crawl = CrawlDir::open_read_only(&root)?;
                 println!("{}", crate::report::full_report(&engine, &crawl).await?);
             }
         }
@@ -488,7 +533,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Graph {
             command: GraphCommand::Export { out },
         } => {
-            let crawl = CrawlDir::open(&root)?;
+            let crawl = CrawlDir::open_read_only(&root)?;
             let exported = crate::sim::export::run(&engine, &crawl, out).await?;
             say(format!(
                 "graph export: {} pages, {} links, {} seeds -> {}",
@@ -814,9 +859,6 @@ async fn simulate(engine: &Engine, args: &SimulateArgs, quiet: bool) -> Result<(
                 target.code()
             )));
         }
-    }
-    if args.round_size == 0 {
-        return Err(Error::Usage("--round-size 0: must be at least 1".into()));
     }
     let names: Vec<&str> = if args.strategy.iter().any(|s| s == "all") {
         // The ontology needs tables written for the crawl's topic.

@@ -76,6 +76,8 @@ fn prepare_dir(root: &Path) -> Result<()> {
         .next()
         .is_none();
     if is_crawl {
+        // Not while another process writes it.
+        let _writer = crate::store::lock::acquire(root)?;
         std::fs::remove_dir_all(root).map_err(Error::io(root))
     } else if is_empty {
         Ok(())

@@ -1,13 +1,21 @@
 //! The only place that builds a DataFusion `SessionContext`. It loads the
 //! pipeline's SQL (embedded at build time, or from `--sql-dir`), binds named
 //! `$params`, registers segments as tables and streams results into segments.
+//! Queries share a memory pool of `--memory-limit` bytes; sorts, aggregates
+//! and joins that can spill go to disk (under `TMPDIR`) beyond it. The
+//! user's own queries (`langcrawl sql`) may only read.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::dataframe::DataFrame;
 use datafusion::datasource::MemTable;
-use datafusion::execution::context::{SessionConfig, SessionContext};
+use datafusion::error::DataFusionError;
+use datafusion::execution::context::{SQLOptions, SessionConfig, SessionContext};
+use datafusion::execution::disk_manager::DiskManagerBuilder;
+use datafusion::execution::memory_pool::FairSpillPool;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::ParquetReadOptions;
 use datafusion::scalar::ScalarValue;
 use futures::StreamExt;
@@ -104,12 +112,29 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// `sql_dir` overrides the embedded SQL files with files of the same names.
+    /// `sql_dir` overrides the embedded SQL files with files of the same
+    /// names; the memory limit is this machine's default.
     pub fn new(sql_dir: Option<PathBuf>) -> Self {
+        Engine::with_memory_limit(sql_dir, crate::memory::default_limit())
+    }
+
+    /// An engine whose queries share `memory_limit` bytes, spilling to disk
+    /// beyond them where they can.
+    pub fn with_memory_limit(sql_dir: Option<PathBuf>, memory_limit: usize) -> Self {
         let config = SessionConfig::new()
             .with_information_schema(true)
             .with_target_partitions(std::thread::available_parallelism().map_or(2, |n| n.get()));
-        let ctx = SessionContext::new_with_config(config);
+        let runtime = RuntimeEnvBuilder::new()
+            .with_memory_pool(Arc::new(FairSpillPool::new(memory_limit)))
+            .with_disk_manager_builder(DiskManagerBuilder::default())
+            .build_arc();
+        let ctx = match runtime {
+            Ok(runtime) => SessionContext::new_with_config_rt(config, runtime),
+            Err(e) => {
+                eprintln!("langcrawl: warning: SQL runs without a memory limit: {e}");
+                SessionContext::new_with_config(config)
+            }
+        };
         crate::functions::register(&ctx);
         Engine { ctx, sql_dir }
     }
@@ -150,6 +175,34 @@ impl Engine {
             return Ok(df);
         }
         df.with_param_values(values).map_err(Error::sql(context))
+    }
+
+    /// Plans a query of the user's that may only read: DDL (CREATE, DROP),
+    /// DML (INSERT, COPY) and statements (SET) are refused with one line.
+    pub async fn query_read_only(&self, sql: &str) -> Result<DataFrame> {
+        let plan = self
+            .ctx
+            .state()
+            .create_logical_plan(sql)
+            .await
+            .map_err(Error::sql("planning the query"))?;
+        let read_only = SQLOptions::new()
+            .with_allow_ddl(false)
+            .with_allow_dml(false)
+            .with_allow_statements(false);
+        if let Err(refused) = read_only.verify_plan(&plan) {
+            let why = match refused {
+                DataFusionError::Plan(why) => why,
+                other => other.to_string(),
+            };
+            return Err(Error::Usage(format!(
+                "`langcrawl sql` only reads the crawl: {why} (the phases write it)"
+            )));
+        }
+        self.ctx
+            .execute_logical_plan(plan)
+            .await
+            .map_err(Error::sql("planning the query"))
     }
 
     /// Registers the Parquet files of a segment folder as table `name`.
@@ -266,12 +319,9 @@ impl Engine {
 
     /// Runs `df` and streams its rows into `writer`'s segment.
     pub async fn write(&self, df: DataFrame, mut writer: SegmentWriter) -> Result<Staged> {
-        let mut stream = df
-            .execute_stream()
-            .await
-            .map_err(Error::sql("running query"))?;
+        let mut stream = df.execute_stream().await.map_err(run_error)?;
         while let Some(batch) = stream.next().await {
-            writer.write(&batch.map_err(Error::sql("running query"))?)?;
+            writer.write(&batch.map_err(run_error)?)?;
         }
         writer.finish()
     }
@@ -281,8 +331,19 @@ impl Engine {
         &self,
         df: DataFrame,
     ) -> Result<Vec<datafusion::arrow::array::RecordBatch>> {
-        df.collect().await.map_err(Error::sql("running query"))
+        df.collect().await.map_err(run_error)
     }
+}
+
+/// A query's failure; running out of the memory pool says what to do.
+fn run_error(error: DataFusionError) -> Error {
+    if let DataFusionError::ResourcesExhausted(what) = error.find_root() {
+        let what = what.lines().next().unwrap_or_default();
+        return Error::Other(format!(
+            "running query: it needs more memory than --memory-limit gives ({what}); raise it, e.g. --memory-limit 4GiB"
+        ));
+    }
+    Error::sql("running query")(error)
 }
 
 fn with_context(error: Error, context: &str) -> Error {
@@ -312,6 +373,38 @@ mod tests {
         for (name, _) in EMBEDDED_SQL {
             assert!(dir.join(name).is_file(), "{name}");
         }
+    }
+
+    #[tokio::test]
+    async fn a_users_query_may_only_read() {
+        let engine = Engine::new(None);
+        for sql in [
+            "CREATE TABLE t AS SELECT 1 AS x",
+            "COPY (SELECT 1) TO '/tmp/never-written.parquet'",
+            "SET datafusion.execution.batch_size = 1",
+            "DROP TABLE IF EXISTS t",
+        ] {
+            let err = engine.query_read_only(sql).await.unwrap_err();
+            assert!(matches!(err, Error::Usage(_)), "{sql}: {err}");
+            assert!(err.to_string().contains("only reads"), "{sql}: {err}");
+        }
+        assert!(!Path::new("/tmp/never-written.parquet").exists());
+        let df = engine.query_read_only("SELECT 1 AS x").await.unwrap();
+        assert_eq!(engine.collect(df).await.unwrap()[0].num_rows(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_query_over_the_memory_limit_fails_with_one_line_naming_the_flag() {
+        let engine = Engine::with_memory_limit(None, 1 << 20);
+        let sql = "SELECT v, count(*) FROM (SELECT CAST(value AS VARCHAR) || repeat('x', 100) AS v FROM generate_series(1, 300000)) GROUP BY v";
+        let df = engine.query(sql, &Params::new()).await;
+        let err = match df {
+            Ok(df) => engine.collect(df).await.unwrap_err(),
+            Err(e) => e,
+        };
+        let line = err.to_string();
+        assert!(line.contains("--memory-limit"), "{line}");
+        assert!(!line.contains('\n'), "{line}");
     }
 
     #[tokio::test]

@@ -24,6 +24,10 @@ pub enum Error {
     #[error("{path} is not a crawl directory (no crawl.json); start one with `langcrawl inject --crawl {path} SEEDS`")]
     NotACrawl { path: PathBuf },
 
+    /// Another live process holds the crawl's writer lock.
+    #[error("{crawl} is being written by {holder}; wait for it or stop it")]
+    Locked { crawl: PathBuf, holder: String },
+
     #[error("reading segment {path}: {message}")]
     SegmentRead { path: PathBuf, message: String },
 
@@ -53,11 +57,13 @@ impl Error {
         move |source| Error::Sql { context, source }
     }
 
-    /// Exit code for this error: 2 for bad input, 3 for "nothing to do", 1 otherwise.
+    /// Exit code for this error: 2 for bad input, 3 for "nothing to do",
+    /// 4 when another process is writing the crawl, 1 otherwise.
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Usage(_) | Error::NotACrawl { .. } => 2,
             Error::NothingToDo(_) => 3,
+            Error::Locked { .. } => 4,
             _ => 1,
         }
     }

@@ -17,6 +17,7 @@ pub mod functions;
 pub mod generate;
 pub mod inject;
 pub mod lang;
+pub mod memory;
 pub mod parse;
 pub mod refilter;
 pub mod report;

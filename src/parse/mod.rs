@@ -25,8 +25,17 @@ use crate::urls;
 pub use html::LinkKind;
 pub use outlinks::hreflang_code;
 
-/// Fetch rows read (and parsed in parallel) at a time.
-const BATCH_ROWS: usize = 512;
+/// Fetch rows read (and parsed in parallel) at a time, per core: a few
+/// pages' content and links are in flight, however link-dense the pages.
+const ROWS_PER_CORE: usize = 4;
+/// At most this many fetch rows are read at a time, whatever the cores.
+const MAX_READ_ROWS: usize = 64;
+/// Parsed rows are written out once they hold this many links,
+const FLUSH_LINKS: usize = 100_000;
+/// or about this many bytes,
+const FLUSH_BYTES: usize = 64 << 20;
+/// or this many pages.
+const FLUSH_PAGES: usize = 512;
 /// Failed pages named in the report line.
 const NAMED_FAILURES: usize = 3;
 
@@ -110,21 +119,85 @@ pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
         round: round.0,
         ..ParseReport::default()
     };
-    for batch in read_batches(&crawl.segment(round, Phase::Fetch), BATCH_ROWS)? {
+    let mut pending = Pending::default();
+    for batch in read_batches(&crawl.segment(round, Phase::Fetch), read_rows())? {
         let batch = batch?;
         let inputs = fetched_pages(&batch)?;
         let outputs = parse_parallel(&inputs, target.as_deref());
         log_failures(&outputs);
         report.count(&outputs);
-        let pages = outputs.iter().filter_map(|o| o.page.as_ref());
-        parse_writer.write(&batches::page_batch(pages))?;
-        links_writer.write(&batches::link_batch(outputs.iter().flat_map(|o| &o.links)))?;
+        pending.add(outputs);
+        if pending.is_full() {
+            pending.write(&mut parse_writer, &mut links_writer)?;
+        }
     }
+    pending.write(&mut parse_writer, &mut links_writer)?;
     links_writer.finish()?.commit()?;
     parse_writer.finish()?.commit()?;
     report.seconds = started.elapsed().as_secs_f64();
     CrawlConfig::record(crawl, "parse", round.0, &report.to_string())?;
     Ok(report)
+}
+
+/// Fetch rows read at a time: [`ROWS_PER_CORE`] per core.
+fn read_rows() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores * ROWS_PER_CORE).min(MAX_READ_ROWS)
+}
+
+/// Parsed pages and links not yet written, with their size.
+#[derive(Default)]
+struct Pending {
+    outputs: Vec<Parsed>,
+    links: usize,
+    bytes: usize,
+}
+
+impl Pending {
+    fn add(&mut self, outputs: Vec<Parsed>) {
+        for output in &outputs {
+            self.links += output.links.len();
+            self.bytes += output.page.as_ref().map_or(0, page_bytes);
+            self.bytes += output.links.iter().map(link_bytes).sum::<usize>();
+        }
+        self.outputs.extend(outputs);
+    }
+
+    fn is_full(&self) -> bool {
+        self.links >= FLUSH_LINKS || self.bytes >= FLUSH_BYTES || self.outputs.len() >= FLUSH_PAGES
+    }
+
+    /// Writes the pending rows into the two segments and forgets them.
+    fn write(&mut self, pages: &mut SegmentWriter, links: &mut SegmentWriter) -> Result<()> {
+        let outputs = std::mem::take(&mut self.outputs);
+        *self = Pending::default();
+        pages.write(&batches::page_batch(
+            outputs.iter().filter_map(|o| o.page.as_ref()),
+        ))?;
+        links.write(&batches::link_batch(outputs.iter().flat_map(|o| &o.links)))
+    }
+}
+
+/// About the memory a page row takes.
+fn page_bytes(page: &PageRow) -> usize {
+    let texts = [&page.title, &page.text_sample, &page.error];
+    std::mem::size_of::<PageRow>()
+        + page.url.len()
+        + texts
+            .iter()
+            .map(|t| t.as_ref().map_or(0, String::len))
+            .sum::<usize>()
+}
+
+/// About the memory a link row takes.
+fn link_bytes(link: &LinkRow) -> usize {
+    let dst = &link.dst;
+    std::mem::size_of::<LinkRow>()
+        + [&link.src_url, &link.src_host, &link.anchor, &link.context]
+            .iter()
+            .chain([&dst.url, &dst.host, &dst.domain, &dst.tld, &dst.dir].iter())
+            .map(|s| s.len())
+            .sum::<usize>()
 }
 
 /// One line on stderr per page whose parse panicked.
@@ -287,5 +360,37 @@ mod tests {
         let line = report.to_string();
         assert!(line.contains("1 failed"), "{line}");
         assert!(line.contains("failed: http://a.jp/broken.html"), "{line}");
+    }
+
+    #[test]
+    fn parsed_rows_are_written_out_by_links_and_by_bytes_not_only_by_pages() {
+        let input = FetchedPage {
+            url: "http://a.jp/",
+            host: "a.jp",
+            status: "fetched",
+            content: Some(b"<a href=/b>b</a>"),
+            ..FetchedPage::default()
+        };
+        let page = parse_one(&input, None);
+        let link = page.links[0].clone();
+        let dense = |links: usize, context: &str| Parsed {
+            page: None,
+            links: vec![
+                LinkRow {
+                    context: context.into(),
+                    ..link.clone()
+                };
+                links
+            ],
+        };
+        let mut pending = Pending::default();
+        pending.add(vec![dense(FLUSH_LINKS - 1, "")]);
+        assert!(!pending.is_full(), "one page, {} links", pending.links);
+        pending.add(vec![dense(1, "")]);
+        assert!(pending.is_full(), "{} links", pending.links);
+
+        let mut pending = Pending::default();
+        pending.add(vec![dense(100, &"x".repeat(FLUSH_BYTES / 100))]);
+        assert!(pending.is_full(), "{} bytes", pending.bytes);
     }
 }

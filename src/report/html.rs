@@ -42,7 +42,7 @@ pub async fn write(engine: &Engine, root: &Path, out: &Path) -> Result<usize> {
     let (title, series, sections) = if SimDir::is_simulation(root) {
         simulation(engine, &SimDir::new(root)).await?
     } else {
-        crawl(engine, &CrawlDir::open(root)?).await?
+        crawl(engine, &CrawlDir::open_read_only(root)?).await?
     };
     let mut figures = vec![figure(
         "Cumulative harvest rate",
@@ -104,7 +104,7 @@ async fn simulation(engine: &Engine, sim: &SimDir) -> Result<(String, Vec<Series
         table: html_table(&final_table)?,
     }];
     for s in &series {
-        let crawl = CrawlDir::open(sim.crawl(&s.strategy))?;
+        let crawl = CrawlDir::open_read_only(sim.crawl(&s.strategy))?;
         let target = CrawlConfig::load(&crawl)?.target_lang.unwrap_or_default();
         crate::inject::register_crawldb(engine, &crawl).await?;
         sections.push(Section {

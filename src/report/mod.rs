@@ -135,9 +135,10 @@ async fn register_union(
     }
 }
 
-/// Runs the user's query over the registered crawl.
+/// Runs the user's query over the registered crawl; a query that would
+/// write (DDL, DML, COPY) is refused before anything runs.
 pub async fn query(engine: &Engine, sql: &str) -> Result<Vec<RecordBatch>> {
-    let df = engine.query(sql, &Params::new()).await?;
+    let df = engine.query_read_only(sql).await?;
     engine.collect(df).await
 }
 

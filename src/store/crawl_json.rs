@@ -18,12 +18,14 @@ pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
     })
 }
 
-/// Writes `value` as JSON to `path`: a temp file, then a rename.
+/// Writes `value` as JSON to `path`: a temp file flushed to disk, then a
+/// rename (and the folder flushed).
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let temp = path.with_extension("json.tmp");
-    let text = serde_json::to_string_pretty(value).expect("settings serialize");
-    std::fs::write(&temp, text).map_err(Error::io(&temp))?;
-    std::fs::rename(&temp, path).map_err(Error::io(path))
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| Error::Other(format!("writing {}: {e}", path.display())))?;
+    super::durable::write_synced(&temp, text.as_bytes())?;
+    super::durable::rename_synced(&temp, path)
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

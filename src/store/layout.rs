@@ -1,9 +1,14 @@
 //! The crawl directory: where `crawl.json`, the crawldb and each round's
-//! segments live, which rounds exist, and the crawldb swap (current → old).
+//! segments live, which rounds exist, the crawldb swap (current → old), and
+//! the two ways to open a crawl: as its one writer (under the lock, with
+//! recovery) or read-only (no lock, nothing moved or deleted).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use super::durable::{rename_synced, sync_dir, write_synced};
+use super::lock::{self, WriterLock};
 use crate::error::{Error, Result};
 
 /// A round's number; its folder name is the number padded to five digits,
@@ -88,32 +93,56 @@ pub fn valid_set_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
-/// An opened crawl directory.
+/// An opened crawl directory. A writer's (from [`open`](Self::open) or
+/// [`create`](Self::create)) holds the crawl's writer lock until it and
+/// all its clones are dropped.
 #[derive(Debug, Clone)]
 pub struct CrawlDir {
     root: PathBuf,
+    lock: Option<Arc<WriterLock>>,
 }
 
 impl CrawlDir {
-    /// Opens an existing crawl directory, finishing an interrupted crawldb
-    /// swap and removing folders left behind by killed phases.
+    /// Opens an existing crawl directory to write into it: takes the
+    /// writer lock (refused while another process holds it), then finishes
+    /// an interrupted crawldb swap and removes folders left behind by
+    /// killed phases.
     pub fn open(root: impl Into<PathBuf>) -> Result<Self> {
-        let crawl = CrawlDir { root: root.into() };
+        let crawl = CrawlDir::open_read_only(root)?;
+        crawl.lock_and_recover()
+    }
+
+    /// Opens an existing crawl directory to read it, while a writer may be
+    /// at work: no lock, and nothing is moved or deleted. While a crawldb
+    /// swap is under way the previous crawldb (`crawldb.old`) is read.
+    pub fn open_read_only(root: impl Into<PathBuf>) -> Result<Self> {
+        let crawl = CrawlDir {
+            root: root.into(),
+            lock: None,
+        };
         if !crawl.crawl_json().is_file() {
             return Err(Error::NotACrawl { path: crawl.root });
         }
-        crawl.recover()?;
         Ok(crawl)
     }
 
-    /// Opens `root` as a crawl directory, creating the folder if needed
-    /// (the caller writes `crawl.json`).
+    /// Opens `root` as a crawl directory to write into it, creating the
+    /// folder if needed (the caller writes `crawl.json`).
     pub fn create(root: impl Into<PathBuf>) -> Result<Self> {
         let root = root.into();
         std::fs::create_dir_all(&root).map_err(Error::io(&root))?;
-        let crawl = CrawlDir { root };
-        crawl.recover()?;
-        Ok(crawl)
+        CrawlDir { root, lock: None }.lock_and_recover()
+    }
+
+    fn lock_and_recover(mut self) -> Result<Self> {
+        self.lock = Some(lock::acquire(&self.root)?);
+        self.recover()?;
+        Ok(self)
+    }
+
+    /// True if opened with [`open_read_only`](Self::open_read_only).
+    pub fn is_read_only(&self) -> bool {
+        self.lock.is_none()
     }
 
     pub fn root(&self) -> &Path {
@@ -124,8 +153,15 @@ impl CrawlDir {
         self.root.join(CRAWL_JSON)
     }
 
+    /// The current crawldb folder (for a reader during a swap, the
+    /// previous one until the new one is in place).
     pub fn crawldb(&self) -> PathBuf {
-        self.root.join(CRAWLDB)
+        let current = self.root.join(CRAWLDB);
+        let old = self.root.join(CRAWLDB_OLD);
+        if self.is_read_only() && !current.exists() && old.is_dir() {
+            return old;
+        }
+        current
     }
 
     pub fn has_crawldb(&self) -> bool {
@@ -260,17 +296,25 @@ impl CrawlDir {
 
     /// Makes `staged` (a finished crawldb folder) the current crawldb: the
     /// current one becomes `crawldb.old` until the new one is in place.
+    /// Every file is on disk before a rename.
     pub fn swap_crawldb(&self, staged: &Path, merged: RoundId) -> Result<()> {
+        if self.is_read_only() {
+            return Err(Error::Other(format!(
+                "{}: opened read-only, the crawldb cannot be replaced",
+                self.root.display()
+            )));
+        }
         let marker = staged.join(MERGED_ROUND);
-        std::fs::write(&marker, merged.0.to_string()).map_err(Error::io(&marker))?;
+        write_synced(&marker, merged.0.to_string().as_bytes())?;
+        sync_dir(staged)?;
         let (current, old) = (self.crawldb(), self.root.join(CRAWLDB_OLD));
         if old.exists() {
             std::fs::remove_dir_all(&old).map_err(Error::io(&old))?;
         }
         if current.exists() {
-            std::fs::rename(&current, &old).map_err(Error::io(&current))?;
+            rename_synced(&current, &old)?;
         }
-        std::fs::rename(staged, &current).map_err(Error::io(staged))?;
+        rename_synced(staged, &current)?;
         if old.exists() {
             std::fs::remove_dir_all(&old).map_err(Error::io(&old))?;
         }
@@ -278,11 +322,12 @@ impl CrawlDir {
     }
 
     /// Puts back `crawldb.old` if a swap was cut short, and removes temp
-    /// folders of killed phases.
+    /// folders of killed phases. Only under the writer lock: no other live
+    /// process is writing them.
     fn recover(&self) -> Result<()> {
         let (current, old) = (self.crawldb(), self.root.join(CRAWLDB_OLD));
         if !current.exists() && old.exists() {
-            std::fs::rename(&old, &current).map_err(Error::io(&old))?;
+            rename_synced(&old, &current)?;
         }
         remove_temp_dirs(&self.root)?;
         for round in self.rounds()? {
@@ -331,5 +376,32 @@ mod tests {
         let crawl = CrawlDir::open(tmp.path()).unwrap();
         assert!(crawl.has_crawldb());
         assert!(!tmp.path().join("fetch.tmp-1").exists());
+    }
+
+    #[test]
+    fn a_reader_moves_and_deletes_nothing_and_reads_the_previous_crawldb_mid_swap() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join(CRAWL_JSON), "{}").unwrap();
+        std::fs::create_dir(tmp.path().join(CRAWLDB_OLD)).unwrap();
+        std::fs::create_dir_all(tmp.path().join("00001/fetch.tmp-1")).unwrap();
+        let reader = CrawlDir::open_read_only(tmp.path()).unwrap();
+        assert!(reader.is_read_only());
+        assert_eq!(reader.crawldb(), tmp.path().join(CRAWLDB_OLD));
+        assert!(reader.swap_crawldb(tmp.path(), RoundId(1)).is_err());
+        assert!(tmp.path().join("00001/fetch.tmp-1").exists());
+        assert!(!tmp.path().join(CRAWLDB).exists());
+        assert!(!tmp.path().join(lock::LOCK_FILE).exists(), "no lock taken");
+    }
+
+    #[test]
+    fn a_crawl_held_by_another_process_is_not_recovered() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join(CRAWL_JSON), "{}").unwrap();
+        std::fs::create_dir(tmp.path().join("fetch.tmp-1")).unwrap();
+        let other = std::fs::File::create(tmp.path().join(lock::LOCK_FILE)).unwrap();
+        fs4::FileExt::try_lock(&other).unwrap();
+        let err = CrawlDir::open(tmp.path()).unwrap_err();
+        assert!(matches!(err, Error::Locked { .. }), "{err}");
+        assert!(tmp.path().join("fetch.tmp-1").exists());
     }
 }

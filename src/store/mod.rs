@@ -2,7 +2,9 @@
 //! only code that reads and writes segments (temp folder, then rename).
 
 pub mod crawl_json;
+pub mod durable;
 pub mod layout;
+pub mod lock;
 pub mod rows;
 pub mod schema;
 pub mod segment;

@@ -1,5 +1,8 @@
 //! Reading and writing segments: a segment is a folder of Parquet files,
-//! written into a temp folder and renamed into place when complete.
+//! written into a temp folder and renamed into place when complete (each
+//! file and folder flushed to disk before its rename). Writers close a row
+//! group at [`ROW_GROUP_BYTES`] in memory or [`ROW_GROUP_ROWS`] rows, so a
+//! segment of pages never holds more than one bounded row group in memory.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -12,10 +15,16 @@ use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::parquet::basic::{Compression, ZstdLevel};
 use datafusion::parquet::file::properties::WriterProperties;
 
+use super::durable::{rename_synced, sync_dir, sync_file};
 use super::layout::temp_dir_for;
 use crate::error::{Error, Result};
 
 const PART_FILE: &str = "part-0.parquet";
+
+/// A row group is closed when the writer holds this many bytes for it.
+pub const ROW_GROUP_BYTES: usize = 32 << 20;
+/// A row group is closed at this many rows, whatever their size.
+pub const ROW_GROUP_ROWS: usize = 128 * 1024;
 
 /// Writes one segment: rows go to `<segment>.tmp-<pid>/part-0.parquet`;
 /// [`SegmentWriter::finish`] closes the file and returns the staged folder.
@@ -25,6 +34,7 @@ pub struct SegmentWriter {
     schema: SchemaRef,
     writer: ArrowWriter<File>,
     rows: usize,
+    row_group_bytes: usize,
 }
 
 /// A complete segment folder that is not yet in its final place.
@@ -44,7 +54,7 @@ impl Staged {
                 message: "already exists".into(),
             });
         }
-        std::fs::rename(&self.temp_dir, &self.final_dir).map_err(Error::io(&self.temp_dir))?;
+        rename_synced(&self.temp_dir, &self.final_dir)?;
         Ok(self.rows)
     }
 
@@ -54,8 +64,8 @@ impl Staged {
     pub fn replace(self) -> Result<usize> {
         if self.final_dir.exists() {
             let aside = PathBuf::from(format!("{}-old", temp_dir_for(&self.final_dir).display()));
-            std::fs::rename(&self.final_dir, &aside).map_err(Error::io(&self.final_dir))?;
-            std::fs::rename(&self.temp_dir, &self.final_dir).map_err(Error::io(&self.temp_dir))?;
+            rename_synced(&self.final_dir, &aside)?;
+            rename_synced(&self.temp_dir, &self.final_dir)?;
             std::fs::remove_dir_all(&aside).map_err(Error::io(&aside))?;
             return Ok(self.rows);
         }
@@ -65,6 +75,17 @@ impl Staged {
 
 impl SegmentWriter {
     pub fn create(final_dir: &Path, schema: SchemaRef) -> Result<Self> {
+        Self::create_with_limits(final_dir, schema, ROW_GROUP_BYTES, ROW_GROUP_ROWS)
+    }
+
+    /// A writer whose row groups close at `row_group_bytes` in memory or
+    /// `row_group_rows` rows.
+    pub fn create_with_limits(
+        final_dir: &Path,
+        schema: SchemaRef,
+        row_group_bytes: usize,
+        row_group_rows: usize,
+    ) -> Result<Self> {
         let temp_dir = temp_dir_for(final_dir);
         if temp_dir.exists() {
             std::fs::remove_dir_all(&temp_dir).map_err(Error::io(&temp_dir))?;
@@ -74,6 +95,8 @@ impl SegmentWriter {
         let file = File::create(&path).map_err(Error::io(&path))?;
         let props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
+            .set_max_row_group_row_count(Some(row_group_rows.max(1)))
+            .set_max_row_group_bytes(Some(row_group_bytes.max(1)))
             .build();
         let writer = ArrowWriter::try_new(file, schema.clone(), Some(props))
             .map_err(|e| write_error(&path, e))?;
@@ -83,6 +106,7 @@ impl SegmentWriter {
             schema,
             writer,
             rows: 0,
+            row_group_bytes: row_group_bytes.max(1),
         })
     }
 
@@ -90,16 +114,37 @@ impl SegmentWriter {
         &self.schema
     }
 
-    /// Writes a batch, cast by column name to the segment's schema.
+    /// Writes a batch, cast by column name to the segment's schema. A big
+    /// batch goes in slices (the Parquet writer would put a first batch
+    /// whole into one row group), and a row group is closed when the
+    /// writer's memory for it reaches the limit.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         let batch = conform(batch, &self.schema).map_err(|m| self.error(m))?;
         self.rows += batch.num_rows();
-        self.writer.write(&batch).map_err(|e| self.error(e))
+        let step = rows_per_slice(&batch, self.row_group_bytes);
+        let mut offset = 0;
+        while offset < batch.num_rows() {
+            let len = step.min(batch.num_rows() - offset);
+            let slice = batch.slice(offset, len);
+            self.writer.write(&slice).map_err(|e| self.error(e))?;
+            offset += len;
+            if self.writer.memory_size() >= self.row_group_bytes {
+                self.writer.flush().map_err(|e| self.error(e))?;
+            }
+        }
+        Ok(())
     }
 
+    /// Closes the file, flushes it and its folder to disk, and returns the
+    /// staged segment.
     pub fn finish(self) -> Result<Staged> {
         let path = self.temp_dir.join(PART_FILE);
-        self.writer.close().map_err(|e| write_error(&path, e))?;
+        let file = self
+            .writer
+            .into_inner()
+            .map_err(|e| write_error(&path, e))?;
+        sync_file(&file, &path)?;
+        sync_dir(&self.temp_dir)?;
         Ok(Staged {
             temp_dir: self.temp_dir,
             final_dir: self.final_dir,
@@ -110,6 +155,16 @@ impl SegmentWriter {
     fn error(&self, message: impl ToString) -> Error {
         write_error(&self.final_dir, message)
     }
+}
+
+/// Rows of `batch` written at a time: about a quarter of a row group's
+/// bytes, at least one row.
+fn rows_per_slice(batch: &RecordBatch, row_group_bytes: usize) -> usize {
+    let per_row = batch
+        .get_array_memory_size()
+        .div_ceil(batch.num_rows().max(1))
+        .max(1);
+    (row_group_bytes / 4 / per_row).max(1)
 }
 
 fn write_error(path: &Path, message: impl ToString) -> Error {
@@ -231,6 +286,72 @@ mod tests {
             .map(|b| b.unwrap().num_rows())
             .sum();
         assert_eq!(rows, 1);
+    }
+
+    /// `rows` fetch-list rows whose URLs are `width` bytes of varied text.
+    fn wide_rows(rows: usize, width: usize) -> RecordBatch {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut text = |_| {
+            (0..width)
+                .map(|_| {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    char::from(b'a' + (state >> 59) as u8 % 26)
+                })
+                .collect::<String>()
+        };
+        let urls: Vec<String> = (0..rows).map(&mut text).collect();
+        RecordBatch::try_new(
+            FETCHLIST.clone(),
+            vec![
+                Arc::new(StringArray::from(urls)),
+                Arc::new(StringArray::from(vec!["a.jp"; rows])),
+                Arc::new(Int32Array::from(vec![0; rows])),
+                Arc::new(Float64Array::from(vec![1.0; rows])),
+            ],
+        )
+        .unwrap()
+    }
+
+    /// The row groups of a committed one-file segment: (rows, bytes).
+    fn row_groups(dir: &Path) -> Vec<(i64, i64)> {
+        let file = File::open(dir.join(PART_FILE)).unwrap();
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+        let groups = builder.metadata().row_groups();
+        groups
+            .iter()
+            .map(|g| (g.num_rows(), g.total_byte_size()))
+            .collect()
+    }
+
+    #[test]
+    fn row_groups_close_by_bytes_and_by_rows() {
+        let tmp = tempfile::tempdir().unwrap();
+        let limit = 64 << 10;
+        let by_bytes = tmp.path().join("wide");
+        let mut writer =
+            SegmentWriter::create_with_limits(&by_bytes, FETCHLIST.clone(), limit, 1 << 20)
+                .unwrap();
+        // 2 MB in one batch, as fetch hands over its pages.
+        writer.write(&wide_rows(200, 10_000)).unwrap();
+        assert_eq!(writer.finish().unwrap().commit().unwrap(), 200);
+        let groups = row_groups(&by_bytes);
+        assert!(groups.len() >= 20, "{groups:?}");
+        assert_eq!(groups.iter().map(|g| g.0).sum::<i64>(), 200);
+        let largest = groups.iter().map(|g| g.1).max().unwrap();
+        assert!(largest <= 2 * limit as i64, "{largest} bytes: {groups:?}");
+
+        let by_rows = tmp.path().join("narrow");
+        let mut writer =
+            SegmentWriter::create_with_limits(&by_rows, FETCHLIST.clone(), 1 << 30, 7).unwrap();
+        writer.write(&wide_rows(20, 10)).unwrap();
+        writer.finish().unwrap().commit().unwrap();
+        let rows: Vec<i64> = row_groups(&by_rows).iter().map(|g| g.0).collect();
+        assert_eq!(rows, [7, 7, 6]);
+        let read: usize = read_batches(&by_bytes, 64)
+            .unwrap()
+            .map(|b| b.unwrap().num_rows())
+            .sum();
+        assert_eq!(read, 200);
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod focused;
 mod langid;
 mod limits;
 mod link_kinds;
+mod lock;
 mod phases;
 mod real_pages;
 mod recovery;

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::util::{command, Crawl};
+use crate::util::{command, copy_dir, Crawl};
 
 /// A crawl two rounds in, with round 3 generated and (unless `fetch_list_only`) parsed.
 fn crawl_at_round_three(fetch_list_only: bool) -> Crawl {
@@ -151,17 +151,4 @@ fn killing_updatedb_midway_loses_nothing() {
         merged, expected,
         "re-running gives the same crawldb as an uninterrupted run"
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
