@@ -94,6 +94,10 @@ impl<'a> HostRun<'a> {
 
     /// The row of one URL.
     async fn outcome(&mut self, url: &str) -> FetchRow {
+        #[cfg(test)]
+        if url.ends_with("/panic-in-test") {
+            panic!("a test asked for a panic at {url}");
+        }
         let parsed = match url::Url::parse(url) {
             Ok(parsed) => parsed,
             Err(e) => return self.row(url, "refused", format!("invalid URL: {e}")),

@@ -80,13 +80,21 @@ impl Default for FetchOptions {
 pub struct FetchReport {
     pub round: u32,
     pub urls: usize,
-    pub counts: rows::Counts,
+    pub fetched: usize,
+    pub redirects: usize,
+    pub gone: usize,
+    pub errors: usize,
+    pub robots_denied: usize,
+    /// Not requested now (robots.txt unavailable, back-off, time limits): still unfetched.
+    pub deferred: usize,
+    /// Refused by the address guard or for their scheme.
+    pub refused: usize,
+    pub bytes: u64,
     pub seconds: f64,
 }
 
 impl std::fmt::Display for FetchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let c = &self.counts;
         write!(
             f,
             "fetch round {:05}: {} URLs in {:.1}s ({:.0} pages/s): {} fetched, {} redirects, {} gone, {} errors, {} denied by robots.txt, {} deferred, {} refused, {} KiB",
@@ -94,14 +102,14 @@ impl std::fmt::Display for FetchReport {
             self.urls,
             self.seconds,
             self.urls as f64 / self.seconds.max(1e-3),
-            c.fetched,
-            c.redirects,
-            c.gone,
-            c.errors,
-            c.robots_denied,
-            c.deferred,
-            c.refused,
-            c.bytes / 1024
+            self.fetched,
+            self.redirects,
+            self.gone,
+            self.errors,
+            self.robots_denied,
+            self.deferred,
+            self.refused,
+            self.bytes / 1024
         )
     }
 }
@@ -138,7 +146,7 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
             Err(e) => return Err(Error::Other(format!("a fetch task failed: {e}"))),
         }
     }
-    let (staged, counts) = write_thread
+    let (staged, mut report) = write_thread
         .join()
         .map_err(|_| Error::Other("fetch writer thread panicked".into()))??;
     if staged.rows != urls {
@@ -149,12 +157,8 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     }
     hosts::save(crawl, &records, backoff::now_ms())?;
     staged.commit()?;
-    let report = FetchReport {
-        round: round.0,
-        urls,
-        counts,
-        seconds: started.elapsed().as_secs_f64(),
-    };
+    report.round = round.0;
+    report.seconds = started.elapsed().as_secs_f64();
     CrawlConfig::record(crawl, "fetch", round.0, &report.to_string())?;
     Ok(report)
 }
@@ -217,4 +221,54 @@ fn host_queues(crawl: &CrawlDir, round: RoundId) -> Result<Vec<HostQueue>> {
             urls,
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panicking_host_task_still_gives_every_url_a_row() {
+        let (tx, mut rx) = mpsc::channel(16);
+        let options = FetchOptions::default();
+        let shared = Arc::new(Shared {
+            client: client::build(&options.client, false).unwrap(),
+            permits: Arc::new(Semaphore::new(1)),
+            options,
+            tx,
+            phase_deadline: None,
+        });
+        let urls: Vec<String> = [
+            "http://10.0.0.1/a",
+            "http://10.0.0.1/panic-in-test",
+            "http://10.0.0.1/c",
+        ]
+        .map(String::from)
+        .to_vec();
+        let queue = HostQueue {
+            host: "10.0.0.1".into(),
+            urls: urls.clone(),
+            prior: None,
+        };
+        let record = tokio::spawn(run_queue(shared, queue)).await.unwrap();
+        assert_eq!(record, None, "the host's previous record is kept");
+        let mut rows = Vec::new();
+        while let Some(row) = rx.recv().await {
+            rows.push(row);
+        }
+        let got: Vec<(&str, &str)> = rows.iter().map(|r| (r.url.as_str(), r.status)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (urls[0].as_str(), "refused"),
+                (&urls[1], "error"),
+                (&urls[2], "error")
+            ]
+        );
+        let error = rows[2].response.error.as_deref().unwrap();
+        assert!(
+            error.contains("panicked") && error.contains("a test asked for a panic"),
+            "{error}"
+        );
+    }
 }

@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 use super::backoff::{asks_to_wait, now_ms};
 use super::client::Response;
 use super::progress::Progress;
+use super::FetchReport;
 use crate::error::Result;
 use crate::store::schema::FETCH;
 use crate::store::segment::Staged;
@@ -36,20 +37,8 @@ pub struct FetchRow {
     pub redirect_to: Option<String>,
 }
 
-/// The counts of the fetch report line.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct Counts {
-    pub fetched: usize,
-    pub redirects: usize,
-    pub gone: usize,
-    pub errors: usize,
-    pub robots_denied: usize,
-    pub deferred: usize,
-    pub refused: usize,
-    pub bytes: u64,
-}
-
-impl Counts {
+impl FetchReport {
+    /// Counts one row.
     fn add(&mut self, row: &FetchRow) {
         self.bytes += row.response.content.len() as u64;
         match row.status {
@@ -128,12 +117,15 @@ pub fn write_rows(
     mut writer: SegmentWriter,
     total: usize,
     quiet: bool,
-) -> Result<(Staged, Counts)> {
-    let mut counts = Counts::default();
+) -> Result<(Staged, FetchReport)> {
+    let mut report = FetchReport {
+        urls: total,
+        ..FetchReport::default()
+    };
     let mut progress = Progress::new(total as u64, quiet);
     let mut buffer = Vec::with_capacity(BATCH_ROWS);
     while let Some(row) = rx.blocking_recv() {
-        counts.add(&row);
+        report.add(&row);
         progress.record(row.response.content.len(), row.status == "error");
         buffer.push(row);
         if buffer.len() >= BATCH_ROWS {
@@ -143,7 +135,7 @@ pub fn write_rows(
     }
     writer.write(&to_batch(&buffer))?;
     progress.finish();
-    Ok((writer.finish()?, counts))
+    Ok((writer.finish()?, report))
 }
 
 fn to_batch(rows: &[FetchRow]) -> RecordBatch {

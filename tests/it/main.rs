@@ -3,6 +3,8 @@
 
 mod errors;
 mod focused;
+mod hostile;
+mod hostile_server;
 mod langid;
 mod link_kinds;
 mod phases;
