@@ -126,20 +126,23 @@ fn proxy_host(proxy: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The environment variables reqwest reads a proxy from.
+pub const PROXY_VARIABLES: [&str; 6] = [
+    "http_proxy",
+    "HTTP_PROXY",
+    "https_proxy",
+    "HTTPS_PROXY",
+    "all_proxy",
+    "ALL_PROXY",
+];
+
 /// The proxies the client will use: `--proxy` and the proxy variables
 /// reqwest reads from the environment.
 pub fn proxies(explicit: Option<&str>) -> Vec<String> {
-    let from_env = [
-        "http_proxy",
-        "HTTP_PROXY",
-        "https_proxy",
-        "HTTPS_PROXY",
-        "all_proxy",
-        "ALL_PROXY",
-    ]
-    .into_iter()
-    .filter_map(|var| std::env::var(var).ok())
-    .filter(|v| !v.trim().is_empty());
+    let from_env = PROXY_VARIABLES
+        .into_iter()
+        .filter_map(|var| std::env::var(var).ok())
+        .filter(|v| !v.trim().is_empty());
     explicit
         .map(str::to_string)
         .into_iter()

@@ -17,18 +17,13 @@ use crate::hostile_server::Hostile;
 use crate::util::{csv_fields, langcrawl, stderr, succeeded};
 
 /// Short timeouts, so a round with every fault ends in seconds.
-const FETCH_FLAGS: &[&str] = &[
-    "--delay-ms",
-    "0",
-    "--timeout",
-    "2",
-    "--connect-timeout",
-    "1",
-    "--max-crawl-delay-ms",
-    "300",
-    "--max-content-bytes",
-    "65536",
-];
+const FETCH_FLAGS: &str = "--delay-ms 0 --timeout 2 --connect-timeout 1 \
+                           --max-crawl-delay-ms 300 --max-content-bytes 65536";
+
+/// Command-line flags written as one line.
+fn flags(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
 
 /// A crawl directory and the hostile web it crawls.
 struct HostileCrawl {
@@ -171,7 +166,7 @@ fn five_rounds_on_a_hostile_web() {
             break;
         }
         assert!(generated.status.success(), "{}", stderr(&generated));
-        let took = crawl.fetch(FETCH_FLAGS);
+        let took = crawl.fetch(&flags(FETCH_FLAGS));
         // Slowest host: stall-body, two 2-second timeouts in a row.
         assert!(
             took < Duration::from_secs(15),
@@ -304,6 +299,13 @@ fn five_rounds_on_a_hostile_web() {
     }
 }
 
+/// `n` pages of the host whose pages never answer.
+fn stalled_urls(n: u32) -> Vec<String> {
+    (1..=n)
+        .map(|n| format!("http://stall-all.test/{n}.html"))
+        .collect()
+}
+
 /// Replaces a round's fetch list with `urls` (as a generate that let them
 /// through would have written it).
 fn write_fetchlist(dir: &Path, urls: &[String]) {
@@ -347,7 +349,7 @@ fn private_addresses_are_refused_at_fetch_time() {
         &fetchlist,
         &[private.clone(), urls_of("normal.test", &["/"])].concat(),
     );
-    crawl.fetch(FETCH_FLAGS);
+    crawl.fetch(&flags(FETCH_FLAGS));
     let refused = crawl.rows("SELECT url, error FROM fetch WHERE status = 'refused' ORDER BY url");
     assert_eq!(refused.len(), private.len(), "{refused:?}");
     for row in &refused {
@@ -362,12 +364,7 @@ fn private_addresses_are_refused_at_fetch_time() {
 
     // --allow-private lifts the guard: the same fetch list is requested.
     std::fs::remove_dir_all(crawl.dir().join("00001/fetch")).unwrap();
-    let args: Vec<&str> = FETCH_FLAGS
-        .iter()
-        .copied()
-        .chain(["--allow-private"])
-        .collect();
-    crawl.fetch(&args);
+    crawl.fetch(&flags(&format!("{FETCH_FLAGS} --allow-private")));
     assert_eq!(
         crawl.number("SELECT count(*) FROM fetch WHERE status = 'refused'"),
         0
@@ -391,9 +388,7 @@ fn private_addresses_are_refused_at_fetch_time() {
 #[test]
 fn a_stalling_host_is_held_to_its_time_budget() {
     let crawl = HostileCrawl::new();
-    let stalled: Vec<String> = (1..=20)
-        .map(|n| format!("http://stall-all.test/{n}.html"))
-        .collect();
+    let stalled = stalled_urls(20);
     let pages = ["/p/1.html", "/p/2.html", "/p/3.html", "/p/4.html"];
     let others = [
         urls_of("normal.test", &pages),
@@ -402,19 +397,9 @@ fn a_stalling_host_is_held_to_its_time_budget() {
     .concat();
     crawl.inject(&[stalled, others.clone()].concat());
     crawl.ok(&["generate"]);
-    let flags = [
-        "--delay-ms",
-        "0",
-        "--host-time-budget",
-        "5",
-        "--timeout",
-        "3",
-        "--connect-timeout",
-        "1",
-        "--max-host-failures",
-        "100",
-    ];
-    let took = crawl.fetch(&flags);
+    let took = crawl.fetch(&flags(
+        "--delay-ms 0 --host-time-budget 5 --timeout 3 --connect-timeout 1 --max-host-failures 100",
+    ));
     assert!(took < Duration::from_secs(9), "the round took {took:?}");
     let fetched = crawl
         .number("SELECT count(*) FROM fetch WHERE host <> 'stall-all.test' AND status = 'fetched'");
@@ -448,9 +433,7 @@ fn a_stalling_host_is_held_to_its_time_budget() {
 #[test]
 fn the_fetch_phase_ends_on_time() {
     let crawl = HostileCrawl::new();
-    let stalled: Vec<String> = (1..=10)
-        .map(|n| format!("http://stall-all.test/{n}.html"))
-        .collect();
+    let stalled = stalled_urls(10);
     crawl.inject(&[stalled, urls_of("normal.test", &["/p/1.html"])].concat());
     crawl.ok(&["generate"]);
 
@@ -463,15 +446,7 @@ fn the_fetch_phase_ends_on_time() {
         "{err}"
     );
 
-    let flags = [
-        "--delay-ms",
-        "0",
-        "--max-fetch-time",
-        "2",
-        "--timeout",
-        "30",
-    ];
-    let took = crawl.fetch(&flags);
+    let took = crawl.fetch(&flags("--delay-ms 0 --max-fetch-time 2 --timeout 30"));
     assert!(took < Duration::from_secs(6), "fetch took {took:?}");
     let late = crawl.number(
         "SELECT count(*) FROM fetch WHERE host = 'stall-all.test' AND status = 'deferred' \
