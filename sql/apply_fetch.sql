@@ -1,7 +1,13 @@
 -- apply_fetch: the crawldb with one round's fetch results applied.
 -- inputs:  crawldb, round_pages (see round_pages.sql)
 -- params:  $round
--- output:  crawldb rows; fetched URLs take the round's status, errors count a retry
+-- output:  crawldb rows. A requested URL takes the round's status; an
+--          `error` counts a retry and waits 2^retries rounds (1, 2, 4, ...)
+--          before generate picks it again (retry_round; generate stops after
+--          $max_retries). A `deferred` URL was not requested (robots.txt
+--          unavailable, back-off, the host's time budget, the phase's
+--          deadline): it keeps its status and retries and waits for the next
+--          round. `refused` (address guard, scheme) is final.
 SELECT c.url, c.host, c.domain, c.tld, c.dir,
        CASE WHEN r.url IS NULL THEN c.status ELSE r.status END AS status,
        CASE WHEN r.url IS NULL THEN c.retries
@@ -21,6 +27,10 @@ SELECT c.url, c.host, c.domain, c.tld, c.dir,
        c.found_from,
        c.found_anchor,
        c.redirect_hops,
-       c.retry_round
+       CASE WHEN r.status = 'error' THEN CAST($round + power(2, least(c.retries, 16)) AS INT)
+            WHEN d.url IS NOT NULL THEN CAST($round + 1 AS INT)
+            WHEN r.url IS NOT NULL THEN CAST(NULL AS INT)
+            ELSE c.retry_round END AS retry_round
 FROM crawldb c
-LEFT JOIN round_pages r ON c.url = r.url
+LEFT JOIN (SELECT * FROM round_pages WHERE status <> 'deferred') r ON c.url = r.url
+LEFT JOIN (SELECT url FROM round_pages WHERE status = 'deferred') d ON c.url = d.url

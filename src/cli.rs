@@ -188,12 +188,25 @@ pub struct FetchArgs {
     /// Requests in flight across all hosts
     #[arg(long, default_value_t = 32, value_name = "N")]
     pub concurrency: usize,
-    /// Pause between two requests to one host, in milliseconds (0 for a local web; at most an hour)
-    #[arg(long, default_value_t = 1000, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=3_600_000))]
+    /// Pause between two requests to one host, in milliseconds (0 for a local web; at most 60000)
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
     pub delay_ms: u64,
-    /// The longest robots.txt Crawl-delay honoured, in milliseconds
+    /// The longest robots.txt Crawl-delay honoured, in milliseconds: a host asking
+    /// for more (or for an unreadable value such as inf) is fetched at this delay (at most 600000)
     #[arg(long, default_value_t = 10_000, value_name = "MS")]
     pub max_crawl_delay_ms: u64,
+    /// After N timeouts or connection errors in a row on one host, the rest of
+    /// its queue waits for the next round
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub max_host_failures: u32,
+    /// The longest one host may take in a round, in seconds; its URLs left
+    /// then wait for the next round (status deferred)
+    #[arg(long, default_value_t = 300.0, value_name = "SECS")]
+    pub host_time_budget: f64,
+    /// End the fetch phase after this many seconds; URLs not fetched by then
+    /// wait for the next round (status deferred) [default: no limit]
+    #[arg(long, value_name = "SECS")]
+    pub max_fetch_time: Option<f64>,
     /// Send all requests through this HTTP proxy (default: the http_proxy variable, if set)
     #[arg(long, value_name = "URL")]
     pub proxy: Option<String>,
@@ -677,19 +690,34 @@ impl GenerateArgs {
 
 impl FetchArgs {
     fn options(&self, quiet: bool) -> Result<FetchOptions> {
+        // A week at most: a deadline past the clock's range would panic.
         let seconds = |name: &str, value: f64| {
             Duration::try_from_secs_f64(value)
                 .ok()
-                .filter(|d| !d.is_zero())
+                .filter(|d| !d.is_zero() && d.as_secs() <= 7 * 24 * 3600)
                 .ok_or_else(|| {
                     Error::Usage(format!(
-                        "--{name} {value}: must be a positive number of seconds"
+                        "--{name} {value}: must be a positive number of seconds, at most 604800 (a week)"
                     ))
                 })
         };
         if self.concurrency == 0 {
             return Err(Error::Usage("--concurrency 0: must be at least 1".into()));
         }
+        if self.max_host_failures == 0 {
+            return Err(Error::Usage(
+                "--max-host-failures 0: must be at least 1".into(),
+            ));
+        }
+        let millis = |name: &str, value: u64, max: u64| {
+            (value <= max)
+                .then(|| Duration::from_millis(value))
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "--{name} {value}: must be at most {max} milliseconds"
+                    ))
+                })
+        };
         Ok(FetchOptions {
             client: ClientOptions {
                 user_agent: self.user_agent.clone(),
@@ -699,8 +727,14 @@ impl FetchArgs {
                 max_content_bytes: self.max_content_bytes,
             },
             concurrency: self.concurrency,
-            delay: Duration::from_millis(self.delay_ms),
-            max_crawl_delay: Duration::from_millis(self.max_crawl_delay_ms),
+            delay: millis("delay-ms", self.delay_ms, 60_000)?,
+            max_crawl_delay: millis("max-crawl-delay-ms", self.max_crawl_delay_ms, 600_000)?,
+            max_host_failures: self.max_host_failures,
+            host_time_budget: seconds("host-time-budget", self.host_time_budget)?,
+            max_fetch_time: self
+                .max_fetch_time
+                .map(|t| seconds("max-fetch-time", t))
+                .transpose()?,
             allow_private: false,
             quiet,
         })

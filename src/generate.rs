@@ -59,12 +59,15 @@ pub async fn run(
     let round = next_round(crawl)?;
     register_crawldb(engine, crawl).await?;
     let (cap_by, tolerance) = undecided_cap(crawl)?;
+    crate::fetch::hosts::register(engine, crawl).await?;
     let params = Params::new()
         .set("cap_by", cap_by)
         .set("tolerance", tolerance as i64)
         .set("top_n", options.top_n as i64)
         .set("max_per_host", options.max_per_host as i64)
-        .set("max_retries", options.max_retries as i32);
+        .set("max_retries", options.max_retries as i32)
+        .set("round", round.0 as i32)
+        .set("now", crate::fetch::hosts::now_param());
     let df = engine.query_file("generate.sql", &params).await?;
     let round_dir = crawl.round_dir(round);
     std::fs::create_dir_all(&round_dir).map_err(Error::io(&round_dir))?;
@@ -73,7 +76,7 @@ pub async fn run(
     if staged.rows == 0 {
         std::fs::remove_dir_all(&round_dir).map_err(Error::io(&round_dir))?;
         return Err(Error::NothingToDo(format!(
-            "{}: no URLs left to fetch (all fetched, failed {} times, or none known)",
+            "{}: no URLs left to fetch (all fetched, failed {} times, waiting for a later round, or none known)",
             crawl.root().display(),
             options.max_retries
         )));

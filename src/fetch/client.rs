@@ -1,9 +1,11 @@
-//! The HTTP client: reqwest with timeouts, a content-size cap, no inline
-//! redirects, and an optional proxy (`--proxy` or the `http_proxy` variable).
+//! The HTTP client: reqwest with timeouts (the total one bounds a stalled
+//! body too), a content-size cap counted after decompression, no inline
+//! redirects, an optional proxy (`--proxy` or the `http_proxy` variable),
+//! and the address guard's resolver (`guard`) unless private hosts are allowed.
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use reqwest::header::{CONTENT_TYPE, LOCATION};
+use reqwest::header::{CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use reqwest::{redirect, Client, Proxy};
 
 use crate::error::{Error, Result};
@@ -37,15 +39,20 @@ pub struct Response {
     pub http_status: Option<u16>,
     pub content_type: Option<String>,
     pub location: Option<String>,
+    pub retry_after: Option<String>,
     pub headers: Option<String>,
     pub content: Vec<u8>,
     pub truncated: bool,
     pub error: Option<String>,
+    /// The address guard refused the connection (`error` says why).
+    pub refused: bool,
     pub fetched_at_ms: i64,
     pub elapsed_ms: i64,
 }
 
-pub fn build(options: &ClientOptions) -> Result<Client> {
+/// The client; with `allow_private` false, names that resolve only to
+/// blocked addresses are refused (the proxies' names excepted).
+pub fn build(options: &ClientOptions, allow_private: bool) -> Result<Client> {
     let mut builder = Client::builder()
         .user_agent(&options.user_agent)
         .redirect(redirect::Policy::none())
@@ -56,6 +63,12 @@ pub fn build(options: &ClientOptions) -> Result<Client> {
         let proxy = Proxy::all(proxy)
             .map_err(|e| Error::Usage(format!("--proxy {proxy}: {}", error_chain(&e))))?;
         builder = builder.proxy(proxy);
+    }
+    if !allow_private {
+        let proxies = super::guard::proxies(options.proxy.as_deref());
+        builder = builder.dns_resolver(super::guard::GuardedResolver::new(
+            proxies.iter().map(String::as_str),
+        ));
     }
     builder
         .build()
@@ -71,6 +84,7 @@ pub async fn get(client: &Client, url: &str, max_content_bytes: usize) -> Respon
     let mut response = match client.get(url).send().await {
         Ok(response) => read(response, max_content_bytes).await,
         Err(e) => Response {
+            refused: super::guard::is_refusal(&e),
             error: Some(error_chain(&e)),
             ..Response::default()
         },
@@ -92,13 +106,14 @@ async fn read(mut response: reqwest::Response, max_content_bytes: usize) -> Resp
         http_status: Some(response.status().as_u16()),
         content_type: header(CONTENT_TYPE),
         location: header(LOCATION),
+        retry_after: header(RETRY_AFTER),
         headers: Some(headers_text(response.headers())),
         ..Response::default()
     };
     loop {
         match response.chunk().await {
             Ok(Some(chunk)) => {
-                let room = max_content_bytes - out.content.len();
+                let room = max_content_bytes.saturating_sub(out.content.len());
                 if chunk.len() > room {
                     out.content.extend_from_slice(&chunk[..room]);
                     out.truncated = true;
@@ -136,4 +151,36 @@ pub fn error_chain(error: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_name_of_a_blocked_address_is_never_connected() {
+        if !super::super::guard::proxies(None).is_empty() {
+            return; // a proxy from the environment resolves names itself
+        }
+        // A listener that would see the connection if the guard let it through.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let client = build(&ClientOptions::default(), false).unwrap();
+        let response = get(&client, &format!("http://localhost:{port}/"), 1024).await;
+        assert!(response.refused, "{response:?}");
+        assert!(response
+            .error
+            .unwrap()
+            .contains("private-address: loopback"));
+        assert!(listener.accept().is_err(), "nothing connected");
+        drop(listener);
+
+        let open = build(&ClientOptions::default(), true).unwrap();
+        let response = get(&open, &format!("http://localhost:{port}/"), 1024).await;
+        assert!(!response.refused, "--allow-private connects: {response:?}");
+        assert!(response
+            .error
+            .is_some_and(|e| !e.contains("private-address")));
+    }
 }

@@ -1,31 +1,41 @@
-//! The fetch phase: GET every URL of the round's fetch list, politely (one
-//! queue per host, a delay between its requests, robots.txt obeyed) and
-//! concurrently across hosts, and write the `fetch` segment.
+//! The fetch phase: GET every URL of the round's fetch list, politely and
+//! safely, concurrently across hosts, and write the `fetch` segment with
+//! exactly one row per fetch-list URL.
+//!
+//! Each host has one queue (`host`): the address guard (`guard`), robots.txt
+//! per RFC 9309 (`robots`, cached in the hosts table `hosts`), a delay
+//! between its requests, and back-off (`backoff`): 429/503 defer the host
+//! across rounds, a run of timeouts stops its queue, and a per-host time
+//! budget and the phase's deadline bound the round. URLs not requested for
+//! those reasons are `deferred` and stay unfetched.
 
+pub mod backoff;
 pub mod client;
+pub mod guard;
+mod host;
+pub mod hosts;
 pub mod progress;
 pub mod robots;
+pub mod rows;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use datafusion::arrow::array::{
-    BinaryArray, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray,
-    TimestampMillisecondArray,
-};
-use reqwest::Client;
+use datafusion::arrow::array::StringArray;
+use futures::FutureExt;
 use tokio::sync::{mpsc, Semaphore};
 
 use crate::error::{Error, Result};
 use crate::store::rows::column;
 use crate::store::schema::FETCH;
 use crate::store::{read_batches, CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
-use client::{ClientOptions, Response};
-use robots::Robots;
-
-/// Rows buffered before a batch is written.
-const BATCH_ROWS: usize = 256;
+use client::ClientOptions;
+use host::{HostQueue, Shared};
+use hosts::HostRecord;
+pub use rows::{classify, FetchRow};
 
 #[derive(Debug, Clone)]
 pub struct FetchOptions {
@@ -34,8 +44,16 @@ pub struct FetchOptions {
     pub concurrency: usize,
     /// Pause between two requests to one host.
     pub delay: Duration,
-    /// The most a robots.txt Crawl-delay may slow a host down.
+    /// The most a robots.txt Crawl-delay may slow a host down (a host
+    /// asking more is fetched at this delay).
     pub max_crawl_delay: Duration,
+    /// Timeouts or connection errors in a row after which the rest of a
+    /// host's queue waits for the next round.
+    pub max_host_failures: u32,
+    /// The longest one host's queue may take in a run.
+    pub host_time_budget: Duration,
+    /// When the phase stops requesting (what is left is `deferred`).
+    pub max_fetch_time: Option<Duration>,
     /// Lift the address guard (`crate::address`): fetch loopback and private hosts.
     pub allow_private: bool,
     pub quiet: bool,
@@ -49,6 +67,9 @@ impl Default for FetchOptions {
             concurrency: 32,
             delay: Duration::from_secs(1),
             max_crawl_delay: Duration::from_secs(10),
+            max_host_failures: 5,
+            host_time_budget: Duration::from_secs(300),
+            max_fetch_time: None,
             allow_private: false,
             quiet: false,
         }
@@ -64,6 +85,10 @@ pub struct FetchReport {
     pub gone: usize,
     pub errors: usize,
     pub robots_denied: usize,
+    /// Not requested now (robots.txt unavailable, back-off, time limits): still unfetched.
+    pub deferred: usize,
+    /// Refused by the address guard or for their scheme.
+    pub refused: usize,
     pub bytes: u64,
     pub seconds: f64,
 }
@@ -72,7 +97,7 @@ impl std::fmt::Display for FetchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "fetch round {:05}: {} URLs in {:.1}s ({:.0} pages/s): {} fetched, {} redirects, {} gone, {} errors, {} denied by robots.txt, {} KiB",
+            "fetch round {:05}: {} URLs in {:.1}s ({:.0} pages/s): {} fetched, {} redirects, {} gone, {} errors, {} denied by robots.txt, {} deferred, {} refused, {} KiB",
             self.round,
             self.urls,
             self.seconds,
@@ -82,49 +107,55 @@ impl std::fmt::Display for FetchReport {
             self.gone,
             self.errors,
             self.robots_denied,
+            self.deferred,
+            self.refused,
             self.bytes / 1024
         )
     }
 }
 
-/// One fetch-list URL's outcome: a row of the `fetch` segment.
-#[derive(Debug)]
-pub struct FetchRow {
-    pub url: String,
-    pub host: String,
-    pub status: &'static str,
-    pub response: Response,
-    pub redirect_to: Option<String>,
-}
-
 /// Fetches the latest generated round of `crawl`.
 pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport> {
     let round = crawl.round_needing(Phase::Fetchlist, Phase::Fetch, "parse")?;
-    let queues = host_queues(crawl, round)?;
-    let urls = queues.values().map(Vec::len).sum();
-    let client = client::build(&options.client)?;
-    let writer = SegmentWriter::create(&crawl.segment(round, Phase::Fetch), FETCH.clone())?;
     let started = Instant::now();
+    let queues = host_queues(crawl, round)?;
+    let urls = queues.iter().map(|q| q.urls.len()).sum();
+    let client = client::build(&options.client, options.allow_private)?;
+    let writer = SegmentWriter::create(&crawl.segment(round, Phase::Fetch), FETCH.clone())?;
 
     let (tx, rx) = mpsc::channel::<FetchRow>(1024);
     let quiet = options.quiet;
-    let write_thread = std::thread::spawn(move || write_rows(rx, writer, urls, quiet));
-    let permits = Arc::new(Semaphore::new(options.concurrency.max(1)));
+    let write_thread = std::thread::spawn(move || rows::write_rows(rx, writer, urls, quiet));
+    let shared = Arc::new(Shared {
+        client,
+        permits: Arc::new(Semaphore::new(options.concurrency.max(1))),
+        options: options.clone(),
+        tx,
+        phase_deadline: options.max_fetch_time.and_then(|t| started.checked_add(t)),
+    });
     let mut tasks = tokio::task::JoinSet::new();
-    for (host, urls) in queues {
-        let host_fetch = HostFetch {
-            client: client.clone(),
-            permits: permits.clone(),
-            options: options.clone(),
-            tx: tx.clone(),
-        };
-        tasks.spawn(async move { host_fetch.run(host, urls).await });
+    for queue in queues {
+        tasks.spawn(run_queue(shared.clone(), queue));
     }
-    drop(tx);
-    while tasks.join_next().await.is_some() {}
+    drop(shared);
+    let mut records = Vec::new();
+    while let Some(done) = tasks.join_next().await {
+        match done {
+            Ok(Some(record)) => records.push(record),
+            Ok(None) => {}
+            Err(e) => return Err(Error::Other(format!("a fetch task failed: {e}"))),
+        }
+    }
     let (staged, mut report) = write_thread
         .join()
         .map_err(|_| Error::Other("fetch writer thread panicked".into()))??;
+    if staged.rows != urls {
+        return Err(Error::Other(format!(
+            "fetch round {round}: {} rows for {urls} fetch-list URLs; nothing was written",
+            staged.rows
+        )));
+    }
+    hosts::save(crawl, &records, backoff::now_ms())?;
     staged.commit()?;
     report.round = round.0;
     report.seconds = started.elapsed().as_secs_f64();
@@ -132,8 +163,42 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     Ok(report)
 }
 
-/// The round's fetch list grouped by host, in fetch-list order.
-fn host_queues(crawl: &CrawlDir, round: RoundId) -> Result<BTreeMap<String, Vec<String>>> {
+/// Runs one host's queue. A panic inside it (a bug) still leaves one row
+/// per URL: the URLs not yet written get an `error` row naming the panic,
+/// and the host's previous record is kept.
+async fn run_queue(shared: Arc<Shared>, queue: HostQueue) -> Option<HostRecord> {
+    let sent = AtomicUsize::new(0);
+    let outcome = AssertUnwindSafe(shared.run(&queue, &sent))
+        .catch_unwind()
+        .await;
+    match outcome {
+        Ok(record) => Some(record),
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            let left = &queue.urls[sent.load(Ordering::SeqCst).min(queue.urls.len())..];
+            for url in left {
+                let row = rows::unfetched(
+                    url,
+                    &queue.host,
+                    "error",
+                    format!("fetch task panicked (a bug): {why}"),
+                );
+                if shared.tx.send(row).await.is_err() {
+                    break;
+                }
+            }
+            queue.prior
+        }
+    }
+}
+
+/// The round's fetch list grouped by host, in fetch-list order, with what
+/// the hosts table knows about each host.
+fn host_queues(crawl: &CrawlDir, round: RoundId) -> Result<Vec<HostQueue>> {
     let mut queues: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for batch in read_batches(&crawl.segment(round, Phase::Fetchlist), 8192)? {
         let batch = batch?;
@@ -146,211 +211,64 @@ fn host_queues(crawl: &CrawlDir, round: RoundId) -> Result<BTreeMap<String, Vec<
                 .push(urls.value(row).to_string());
         }
     }
-    Ok(queues)
+    let names: HashSet<&str> = queues.keys().map(String::as_str).collect();
+    let mut known = hosts::load(crawl, &names)?;
+    Ok(queues
+        .into_iter()
+        .map(|(host, urls)| HostQueue {
+            prior: known.remove(&host),
+            host,
+            urls,
+        })
+        .collect())
 }
 
-/// Everything one host's queue needs.
-struct HostFetch {
-    client: Client,
-    permits: Arc<Semaphore>,
-    options: FetchOptions,
-    tx: mpsc::Sender<FetchRow>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl HostFetch {
-    async fn run(self, host: String, urls: Vec<String>) {
-        let robots = self.robots(&urls[0]).await;
-        let delay = robots::host_delay(
-            self.options.delay,
-            robots.crawl_delay(),
-            self.options.max_crawl_delay,
-        );
-        let mut first = true;
-        for url in urls {
-            let row = match &robots {
-                Robots::Unavailable(why) => unfetched(&url, &host, "error", why.clone()),
-                robots if !robots.allows(&url) => unfetched(
-                    &url,
-                    &host,
-                    "robots_denied",
-                    "disallowed by robots.txt".into(),
-                ),
-                _ => {
-                    if !first && !delay.is_zero() {
-                        tokio::time::sleep(delay).await;
-                    }
-                    first = false;
-                    self.fetch(url, host.clone()).await
-                }
-            };
-            if self.tx.send(row).await.is_err() {
-                return;
-            }
-        }
-    }
-
-    async fn robots(&self, any_url: &str) -> Robots {
-        let Some(robots_url) = url::Url::parse(any_url)
-            .ok()
-            .and_then(|u| u.join("/robots.txt").ok())
-        else {
-            return Robots::AllowAll;
+    #[tokio::test]
+    async fn a_panicking_host_task_still_gives_every_url_a_row() {
+        let (tx, mut rx) = mpsc::channel(16);
+        let options = FetchOptions::default();
+        let shared = Arc::new(Shared {
+            client: client::build(&options.client, false).unwrap(),
+            permits: Arc::new(Semaphore::new(1)),
+            options,
+            tx,
+            phase_deadline: None,
+        });
+        let urls: Vec<String> = [
+            "http://10.0.0.1/a",
+            "http://10.0.0.1/panic-in-test",
+            "http://10.0.0.1/c",
+        ]
+        .map(String::from)
+        .to_vec();
+        let queue = HostQueue {
+            host: "10.0.0.1".into(),
+            urls: urls.clone(),
+            prior: None,
         };
-        let _permit = self.permits.acquire().await;
-        let response = client::get(&self.client, robots_url.as_str(), 512 * 1024).await;
-        match (response.http_status, response.error) {
-            (_, Some(error)) => Robots::Unavailable(format!("robots.txt: {error}")),
-            (Some(status), None) => Robots::from_response(
-                robots::agent_token(&self.options.client.user_agent),
-                status,
-                &response.content,
-            ),
-            (None, None) => Robots::Unavailable("robots.txt: no answer".into()),
+        let record = tokio::spawn(run_queue(shared, queue)).await.unwrap();
+        assert_eq!(record, None, "the host's previous record is kept");
+        let mut rows = Vec::new();
+        while let Some(row) = rx.recv().await {
+            rows.push(row);
         }
+        let got: Vec<(&str, &str)> = rows.iter().map(|r| (r.url.as_str(), r.status)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (urls[0].as_str(), "refused"),
+                (&urls[1], "error"),
+                (&urls[2], "error")
+            ]
+        );
+        let error = rows[2].response.error.as_deref().unwrap();
+        assert!(
+            error.contains("panicked") && error.contains("a test asked for a panic"),
+            "{error}"
+        );
     }
-
-    async fn fetch(&self, url: String, host: String) -> FetchRow {
-        let _permit = self.permits.acquire().await;
-        let response = client::get(&self.client, &url, self.options.client.max_content_bytes).await;
-        classify(url, host, response)
-    }
-}
-
-fn unfetched(url: &str, host: &str, status: &'static str, error: String) -> FetchRow {
-    FetchRow {
-        url: url.to_string(),
-        host: host.to_string(),
-        status,
-        response: Response {
-            error: Some(error),
-            fetched_at_ms: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as i64),
-            ..Response::default()
-        },
-        redirect_to: None,
-    }
-}
-
-/// Names the outcome of a GET: `fetched`, `redirect`, `gone` or `error`.
-pub fn classify(url: String, host: String, mut response: Response) -> FetchRow {
-    let mut redirect_to = None;
-    let status = match (response.http_status, &response.error) {
-        (_, Some(_)) | (None, _) => "error",
-        (Some(200..=299), None) => "fetched",
-        (Some(300..=399), None) => {
-            let base = url::Url::parse(&url).ok();
-            match response
-                .location
-                .as_deref()
-                .map(|l| crate::urls::resolve(base.as_ref(), l))
-            {
-                Some(Ok(target)) => {
-                    redirect_to = Some(target.to_string());
-                    "redirect"
-                }
-                Some(Err(why)) => {
-                    response.error = Some(format!("redirect Location: {why}"));
-                    "error"
-                }
-                None => {
-                    response.error = Some("redirect without a Location header".into());
-                    "error"
-                }
-            }
-        }
-        (Some(400..=499), None) => "gone",
-        (Some(_), None) => "error",
-    };
-    FetchRow {
-        url,
-        host,
-        status,
-        response,
-        redirect_to,
-    }
-}
-
-/// The writer thread: rows from the host queues into the `fetch` segment.
-fn write_rows(
-    mut rx: mpsc::Receiver<FetchRow>,
-    mut writer: SegmentWriter,
-    total: usize,
-    quiet: bool,
-) -> Result<(crate::store::segment::Staged, FetchReport)> {
-    let mut report = FetchReport {
-        urls: total,
-        ..FetchReport::default()
-    };
-    let mut progress = progress::Progress::new(total as u64, quiet);
-    let mut buffer = Vec::with_capacity(BATCH_ROWS);
-    while let Some(row) = rx.blocking_recv() {
-        count(&mut report, &row);
-        progress.record(row.response.content.len(), row.status == "error");
-        buffer.push(row);
-        if buffer.len() >= BATCH_ROWS {
-            writer.write(&to_batch(&buffer))?;
-            buffer.clear();
-        }
-    }
-    writer.write(&to_batch(&buffer))?;
-    progress.finish();
-    Ok((writer.finish()?, report))
-}
-
-fn count(report: &mut FetchReport, row: &FetchRow) {
-    report.bytes += row.response.content.len() as u64;
-    match row.status {
-        "fetched" => report.fetched += 1,
-        "redirect" => report.redirects += 1,
-        "gone" => report.gone += 1,
-        "robots_denied" => report.robots_denied += 1,
-        _ => report.errors += 1,
-    }
-}
-
-fn to_batch(rows: &[FetchRow]) -> RecordBatch {
-    let strings = |f: fn(&FetchRow) -> Option<&str>| -> Arc<StringArray> {
-        Arc::new(rows.iter().map(f).collect::<StringArray>())
-    };
-    let fetched_at: TimestampMillisecondArray = rows
-        .iter()
-        .map(|r| Some(r.response.fetched_at_ms))
-        .collect();
-    let columns: Vec<Arc<dyn datafusion::arrow::array::Array>> = vec![
-        strings(|r| Some(&r.url)),
-        strings(|r| Some(&r.host)),
-        strings(|r| Some(r.status)),
-        Arc::new(
-            rows.iter()
-                .map(|r| r.response.http_status.map(i32::from))
-                .collect::<Int32Array>(),
-        ),
-        strings(|r| r.redirect_to.as_deref()),
-        strings(|r| r.response.content_type.as_deref()),
-        strings(|r| r.response.headers.as_deref()),
-        Arc::new(
-            rows.iter()
-                .map(|r| (r.status == "fetched").then_some(r.response.content.as_slice()))
-                .collect::<BinaryArray>(),
-        ),
-        Arc::new(
-            rows.iter()
-                .map(|r| Some(r.response.content.len() as i64))
-                .collect::<Int64Array>(),
-        ),
-        Arc::new(
-            rows.iter()
-                .map(|r| Some(r.response.truncated))
-                .collect::<BooleanArray>(),
-        ),
-        Arc::new(fetched_at.with_timezone("UTC")),
-        Arc::new(
-            rows.iter()
-                .map(|r| Some(r.response.elapsed_ms))
-                .collect::<Int64Array>(),
-        ),
-        strings(|r| r.response.error.as_deref()),
-    ];
-    RecordBatch::try_new(FETCH.clone(), columns).expect("fetch rows match the fetch schema")
 }

@@ -1,18 +1,59 @@
-//! robots.txt: fetched once per host per fetch run. A 4xx answer means
-//! allow all; a 5xx answer or a network error means the host is not fetched
-//! this run. Crawl-delay is read for the host's politeness delay.
+//! robots.txt per RFC 9309: fetched once per host (and reused for 24 hours
+//! through the hosts table), following up to five redirects across hosts
+//! and schemes, each hop through the address guard. A 4xx answer means
+//! allow all; a 5xx or 429 answer, no answer, or too many redirects mean the
+//! host is not fetched this run (its URLs are `deferred`). Crawl-delay sets
+//! the host's politeness delay, clamped whatever the file says.
 
+use std::future::Future;
 use std::time::Duration;
 
 use texting_robots::Robot;
+
+use super::client::Response;
+use super::guard;
+
+/// The most bytes of a robots.txt read (RFC 9309 §2.5 asks for at least 500 KiB).
+pub const MAX_ROBOTS_BYTES: usize = 512 * 1024;
+/// Redirects followed for one robots.txt (RFC 9309 §2.3.1.2).
+pub const MAX_ROBOTS_REDIRECTS: usize = 5;
 
 /// What robots.txt says about one host.
 pub enum Robots {
     /// No robots.txt (4xx): everything is allowed.
     AllowAll,
     Rules(Box<Robot>),
-    /// 5xx or no answer: do not fetch the host now.
+    /// 5xx, 429 or no answer: do not fetch the host now.
     Unavailable(String),
+}
+
+/// The final answer to a robots.txt request, as the hosts table keeps it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RobotsAnswer {
+    pub fetched_at_ms: i64,
+    pub status: Option<u16>,
+    pub body: Vec<u8>,
+    /// Why there is no usable answer (network error, redirects, guard).
+    pub error: Option<String>,
+    /// The answer's `Retry-After`, for a 429 or 503.
+    pub retry_after: Option<String>,
+}
+
+impl RobotsAnswer {
+    fn failed(fetched_at_ms: i64, error: String) -> Self {
+        RobotsAnswer {
+            fetched_at_ms,
+            error: Some(error),
+            ..RobotsAnswer::default()
+        }
+    }
+
+    /// True if the answer may be reused in a later run: a 2xx or 4xx (but
+    /// not 429) answer, fetched less than `max_age_ms` before `now_ms`.
+    pub fn reusable(&self, now_ms: i64, max_age_ms: i64) -> bool {
+        let final_status = matches!(self.status, Some(200..=299 | 400..=428 | 430..=499));
+        self.error.is_none() && final_status && now_ms - self.fetched_at_ms < max_age_ms
+    }
 }
 
 impl Robots {
@@ -24,8 +65,18 @@ impl Robots {
                 // An unparseable file gives no rules.
                 Err(_) => Robots::AllowAll,
             },
+            429 => Robots::Unavailable("robots.txt answered HTTP 429".into()),
             400..=499 => Robots::AllowAll,
             _ => Robots::Unavailable(format!("robots.txt answered HTTP {status}")),
+        }
+    }
+
+    /// Interprets a (fresh or cached) answer.
+    pub fn from_answer(agent: &str, answer: &RobotsAnswer) -> Robots {
+        match (&answer.error, answer.status) {
+            (Some(error), _) => Robots::Unavailable(format!("robots.txt: {error}")),
+            (None, Some(status)) => Robots::from_response(agent, status, &answer.body),
+            (None, None) => Robots::Unavailable("robots.txt: no answer".into()),
         }
     }
 
@@ -37,11 +88,73 @@ impl Robots {
         }
     }
 
+    /// The Crawl-delay asked for: NaN counts as none, a negative value as
+    /// zero, infinity or a huge value as `Duration::MAX` (capped later).
     pub fn crawl_delay(&self) -> Option<Duration> {
         match self {
-            Robots::Rules(robot) => robot.delay.map(|s| Duration::from_secs_f32(s.max(0.0))),
+            Robots::Rules(robot) => robot.delay.and_then(delay_seconds),
             _ => None,
         }
+    }
+}
+
+fn delay_seconds(seconds: f32) -> Option<Duration> {
+    if seconds.is_nan() {
+        return None;
+    }
+    if seconds <= 0.0 {
+        return Some(Duration::ZERO);
+    }
+    Some(Duration::try_from_secs_f32(seconds).unwrap_or(Duration::MAX))
+}
+
+/// GETs `start` (a `/robots.txt` URL) through `get`, following redirects:
+/// each Location is resolved against the URL that gave it and must pass the
+/// address guard; a sixth redirect makes the answer unavailable.
+pub async fn fetch<F, Fut>(start: url::Url, allow_private: bool, mut get: F) -> RobotsAnswer
+where
+    F: FnMut(url::Url) -> Fut,
+    Fut: Future<Output = Response>,
+{
+    let mut url = start;
+    let mut hops = 0;
+    loop {
+        let response = get(url.clone()).await;
+        let at = response.fetched_at_ms;
+        let redirect = matches!(response.http_status, Some(300..=399)) && response.error.is_none();
+        if !redirect {
+            return RobotsAnswer {
+                fetched_at_ms: at,
+                status: response.http_status,
+                body: response.content,
+                error: response.error,
+                retry_after: response.retry_after,
+            };
+        }
+        if hops == MAX_ROBOTS_REDIRECTS {
+            return RobotsAnswer::failed(at, format!("more than {MAX_ROBOTS_REDIRECTS} redirects"));
+        }
+        hops += 1;
+        url = match next_hop(&url, response.location.as_deref(), allow_private) {
+            Ok(next) => next,
+            Err(why) => return RobotsAnswer::failed(at, why),
+        };
+    }
+}
+
+/// Where a robots.txt redirect leads, if it may be followed.
+fn next_hop(
+    from: &url::Url,
+    location: Option<&str>,
+    allow_private: bool,
+) -> Result<url::Url, String> {
+    let location = location.ok_or_else(|| format!("redirect from {from} without a Location"))?;
+    let next = from
+        .join(location)
+        .map_err(|e| format!("redirect from {from} to {location:?}: {e}"))?;
+    match guard::refusal(&next, allow_private) {
+        Some(why) => Err(format!("redirect to {next} refused: {why}")),
+        None => Ok(next),
     }
 }
 
@@ -64,30 +177,5 @@ pub fn host_delay(configured: Duration, crawl_delay: Option<Duration>, cap: Dura
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const TXT: &[u8] = b"User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n";
-
-    #[test]
-    fn disallow_is_obeyed_and_delay_read() {
-        let robots = Robots::from_response("langcrawl", 200, TXT);
-        assert!(!robots.allows("http://a.jp/private/1.html"));
-        assert!(robots.allows("http://a.jp/p/1.html"));
-        assert_eq!(robots.crawl_delay(), Some(Duration::from_secs(2)));
-    }
-
-    #[test]
-    fn status_codes() {
-        assert!(Robots::from_response("x", 404, b"").allows("http://a.jp/private/"));
-        assert!(!Robots::from_response("x", 503, b"").allows("http://a.jp/"));
-    }
-
-    #[test]
-    fn crawl_delay_is_floored_and_capped() {
-        let (one, ten) = (Duration::from_secs(1), Duration::from_secs(10));
-        assert_eq!(host_delay(one, Some(Duration::from_secs(60)), ten), ten);
-        assert_eq!(host_delay(one, Some(Duration::ZERO), ten), one);
-        assert_eq!(agent_token("langcrawl/0.1 (+x)"), "langcrawl");
-    }
-}
+#[path = "robots_tests.rs"]
+mod tests;

@@ -255,3 +255,33 @@ pub static TARGET_DISTANCE: LazyLock<SchemaRef> = LazyLock::new(|| {
         int32("distance", false),
     ]))
 });
+
+/// `<crawl>/hosts/`: what fetch remembers about a host between runs — its
+/// robots.txt answer (reused for 24 hours, RFC 9309 §2.4) and its back-off
+/// (429/503 with Retry-After: generate skips the host until
+/// `deferred_until`). Rewritten whole by each fetch; rows with nothing
+/// current left are dropped.
+pub static HOSTS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    let utc_millis = |name: &str, nullable| {
+        Field::new(
+            name,
+            DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
+            nullable,
+        )
+    };
+    Arc::new(Schema::new(vec![
+        utf8("host", false),
+        // the robots.txt request: when, the final answer's HTTP status
+        // (after redirects), its body (capped at 512 KiB), or why none came
+        utc_millis("robots_fetched_at", true),
+        int32("robots_status", true),
+        Field::new("robots_body", DataType::Binary, true),
+        utf8("robots_error", true),
+        // no request to the host before this time, and why
+        utc_millis("deferred_until", true),
+        utf8("deferred_reason", true),
+        // timeouts and connection errors in a row at the end of the last run
+        int32("failures", false),
+        utc_millis("updated_at", false),
+    ]))
+});

@@ -155,15 +155,17 @@ fn a_server_that_never_answers() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         crawl.number(
-            "SELECT count(*) FROM fetch WHERE status = 'error' AND error LIKE '%robots.txt%'"
+            "SELECT count(*) FROM fetch WHERE status = 'deferred' AND error LIKE '%robots.txt%'"
         ),
         8
     );
     crawl.ok(&["parse"]);
     crawl.ok(&["updatedb"]);
     assert_eq!(
-        crawl.number("SELECT count(*) FROM crawldb WHERE status = 'error' AND retries = 1"),
+        crawl.number(
+            "SELECT count(*) FROM crawldb WHERE status = 'unfetched' AND retries = 0 AND retry_round = 2"
+        ),
         8,
-        "the URLs stay in the crawldb to be retried"
+        "the URLs wait for the next round and keep their retries"
     );
 }

@@ -3,6 +3,8 @@
 
 mod errors;
 mod focused;
+mod hostile;
+mod hostile_server;
 mod langid;
 mod limits;
 mod link_kinds;

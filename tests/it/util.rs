@@ -149,14 +149,7 @@ pub fn langcrawl<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
 pub fn command<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_langcrawl"));
     command.args(args);
-    for var in [
-        "http_proxy",
-        "HTTP_PROXY",
-        "https_proxy",
-        "HTTPS_PROXY",
-        "all_proxy",
-        "ALL_PROXY",
-    ] {
+    for var in langcrawl::fetch::guard::PROXY_VARIABLES {
         command.env_remove(var);
     }
     command.env("NO_COLOR", "1");

@@ -1,0 +1,215 @@
+//! The address guard at fetch time (`crate::address` holds the ranges): a
+//! URL whose scheme is not http(s) or whose host is a blocked literal
+//! (`10.0.0.1`, `[::1]`, `localhost`) is refused before any request, and a
+//! DNS resolver installed in the HTTP client refuses names that resolve only
+//! to blocked addresses, so a redirect target or a name pointing at
+//! 169.254.169.254 is never connected. Proxy hosts are exempt: the proxy
+//! resolves the crawled names itself.
+
+use std::collections::HashSet;
+use std::net::SocketAddr;
+
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+
+use crate::address::{blocked_host, blocked_ip, PRIVATE_ADDRESS};
+
+/// The error of a URL whose scheme the crawler does not fetch.
+pub const UNSUPPORTED_SCHEME: &str = "unsupported-scheme";
+
+/// Why `url` may not be requested (`private-address: loopback`,
+/// `unsupported-scheme: ftp`), or `None`. Blocked hosts pass when
+/// `allow_private` is set; other schemes never do.
+pub fn refusal(url: &url::Url, allow_private: bool) -> Option<String> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return Some(format!("{UNSUPPORTED_SCHEME}: {}", url.scheme()));
+    }
+    if allow_private {
+        return None;
+    }
+    let host = url.host_str().unwrap_or_default();
+    blocked_host(host).map(|range| format!("{PRIVATE_ADDRESS}: {range}"))
+}
+
+/// The resolver's error for a name that resolves only to blocked addresses.
+#[derive(Debug)]
+pub struct Refused(pub String);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// True if `error` or one of its causes is the guard's refusal.
+pub fn is_refusal(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if e.is::<Refused>() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
+/// A resolver that drops blocked addresses from every answer and fails
+/// when none is left.
+#[derive(Debug, Default, Clone)]
+pub struct GuardedResolver {
+    /// Names resolved as they are (the proxies').
+    exempt: HashSet<String>,
+}
+
+impl GuardedResolver {
+    /// A resolver that lets the host names of `proxies` resolve to any address.
+    pub fn new<'a>(proxies: impl IntoIterator<Item = &'a str>) -> Self {
+        let exempt = proxies
+            .into_iter()
+            .filter_map(proxy_host)
+            .map(|h| h.to_ascii_lowercase())
+            .collect();
+        GuardedResolver { exempt }
+    }
+}
+
+impl Resolve for GuardedResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let name = name.as_str().to_ascii_lowercase();
+        let exempt = self.exempt.contains(&name);
+        Box::pin(async move {
+            let found: Vec<SocketAddr> =
+                tokio::net::lookup_host((name.as_str(), 0)).await?.collect();
+            let addrs = if exempt {
+                found
+            } else {
+                public_addrs(&name, found)?
+            };
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// The addresses of `found` that may be connected; an error naming the
+/// range when every one of them is blocked.
+pub fn public_addrs(
+    name: &str,
+    found: Vec<SocketAddr>,
+) -> Result<Vec<SocketAddr>, Box<dyn std::error::Error + Send + Sync>> {
+    let first_blocked = found
+        .iter()
+        .find_map(|a| blocked_ip(a.ip()).map(|range| (a.ip(), range)));
+    let public: Vec<SocketAddr> = found
+        .into_iter()
+        .filter(|a| blocked_ip(a.ip()).is_none())
+        .collect();
+    match (public.is_empty(), first_blocked) {
+        (true, Some((ip, range))) => Err(Box::new(Refused(format!(
+            "{PRIVATE_ADDRESS}: {range} ({name} resolves to {ip})"
+        )))),
+        (true, None) => Err(format!("{name}: no address found").into()),
+        (false, _) => Ok(public),
+    }
+}
+
+/// The host name of a proxy setting (`http://proxy:3128`, `proxy:3128`).
+fn proxy_host(proxy: &str) -> Option<String> {
+    let with_scheme = if proxy.contains("://") {
+        proxy.to_string()
+    } else {
+        format!("http://{proxy}")
+    };
+    url::Url::parse(&with_scheme)
+        .ok()?
+        .host_str()
+        .map(str::to_string)
+}
+
+/// The environment variables reqwest reads a proxy from.
+pub const PROXY_VARIABLES: [&str; 6] = [
+    "http_proxy",
+    "HTTP_PROXY",
+    "https_proxy",
+    "HTTPS_PROXY",
+    "all_proxy",
+    "ALL_PROXY",
+];
+
+/// The proxies the client will use: `--proxy` and the proxy variables
+/// reqwest reads from the environment.
+pub fn proxies(explicit: Option<&str>) -> Vec<String> {
+    let from_env = PROXY_VARIABLES
+        .into_iter()
+        .filter_map(|var| std::env::var(var).ok())
+        .filter(|v| !v.trim().is_empty());
+    explicit
+        .map(str::to_string)
+        .into_iter()
+        .chain(from_env)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(text: &str) -> url::Url {
+        url::Url::parse(text).unwrap()
+    }
+
+    #[test]
+    fn blocked_literals_and_schemes_are_refused() {
+        let refused = |u: &str| refusal(&url(u), false).unwrap_or_default();
+        assert_eq!(
+            refused("http://169.254.169.254/latest/"),
+            "private-address: link-local"
+        );
+        assert_eq!(refused("http://[::1]/"), "private-address: loopback");
+        assert_eq!(
+            refused("http://localhost:8080/"),
+            "private-address: loopback"
+        );
+        assert_eq!(refused("ftp://example.jp/file"), "unsupported-scheme: ftp");
+        assert_eq!(refusal(&url("https://example.jp/"), false), None);
+        assert_eq!(refusal(&url("http://10.0.0.1/"), true), None);
+        assert!(refusal(&url("file:///etc/passwd"), true).is_some());
+    }
+
+    #[test]
+    fn only_public_addresses_are_kept() {
+        let addr = |s: &str| s.parse::<SocketAddr>().unwrap();
+        let mixed = vec![addr("10.0.0.1:0"), addr("93.184.215.14:0")];
+        assert_eq!(
+            public_addrs("mixed.jp", mixed).unwrap(),
+            vec![addr("93.184.215.14:0")]
+        );
+        let err = public_addrs("meta.jp", vec![addr("169.254.169.254:0")]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "private-address: link-local (meta.jp resolves to 169.254.169.254)"
+        );
+        assert!(public_addrs("none.jp", vec![]).is_err());
+    }
+
+    #[tokio::test]
+    async fn the_resolver_refuses_names_of_blocked_addresses() {
+        let resolver = GuardedResolver::new(["http://127.0.0.1:3128"]);
+        let err = match resolver.resolve("localhost".parse().unwrap()).await {
+            Ok(addrs) => panic!("localhost resolved to {:?}", addrs.collect::<Vec<_>>()),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains("private-address: loopback"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn proxy_names_are_exempt() {
+        let resolver = GuardedResolver::new(["localhost:3128"]);
+        let addrs: Vec<SocketAddr> = resolver
+            .resolve("localhost".parse().unwrap())
+            .await
+            .unwrap()
+            .collect();
+        assert!(addrs.iter().all(|a| a.ip().is_loopback()) && !addrs.is_empty());
+    }
+}

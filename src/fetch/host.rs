@@ -1,0 +1,257 @@
+//! One host's queue in a fetch run: the address guard for each URL, the
+//! host's robots.txt (cached or fetched), the politeness delay, and the
+//! back-off rules (`backoff::HostPace`) that stop the queue early. Every URL
+//! of the queue gets exactly one row, in order.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::Client;
+use tokio::sync::{mpsc, Semaphore};
+
+use super::backoff::{asks_to_wait, http_date, now_ms, retry_after, HostPace};
+use super::client::{self, Response};
+use super::hosts::{HostRecord, ROBOTS_MAX_AGE_MS};
+use super::robots::{self, Robots, RobotsAnswer, MAX_ROBOTS_BYTES};
+use super::rows::{classify, unfetched, FetchRow};
+use super::{guard, FetchOptions};
+
+/// What every host's queue shares.
+pub struct Shared {
+    pub client: Client,
+    pub permits: Arc<Semaphore>,
+    pub options: FetchOptions,
+    pub tx: mpsc::Sender<FetchRow>,
+    /// When the whole phase stops (`--max-fetch-time`).
+    pub phase_deadline: Option<Instant>,
+}
+
+/// A host's URLs in fetch-list order, and what the hosts table knew of it.
+pub struct HostQueue {
+    pub host: String,
+    pub urls: Vec<String>,
+    pub prior: Option<HostRecord>,
+}
+
+/// The state of one host's queue while it runs.
+struct HostRun<'a> {
+    shared: &'a Shared,
+    host: &'a str,
+    pace: HostPace,
+    record: HostRecord,
+    robots: Option<Robots>,
+    delay: Duration,
+    last_request: Option<Instant>,
+    budget_started: bool,
+}
+
+impl Shared {
+    /// Fetches `queue`, sending one row per URL (`sent` counts them), and
+    /// returns the host's record for the hosts table.
+    pub async fn run(&self, queue: &HostQueue, sent: &AtomicUsize) -> HostRecord {
+        let mut run = HostRun::new(self, queue);
+        for url in &queue.urls {
+            let row = run.outcome(url).await;
+            if self.tx.send(row).await.is_err() {
+                break;
+            }
+            sent.fetch_add(1, Ordering::SeqCst);
+        }
+        run.finish()
+    }
+}
+
+impl<'a> HostRun<'a> {
+    fn new(shared: &'a Shared, queue: &'a HostQueue) -> Self {
+        let record = queue.prior.clone().unwrap_or_else(|| HostRecord {
+            host: queue.host.clone(),
+            ..HostRecord::default()
+        });
+        let mut pace = HostPace::new(record.failures, shared.options.max_host_failures);
+        if let Some(at) = shared.phase_deadline {
+            pace.set_deadline(
+                at,
+                "the fetch time limit (--max-fetch-time) was reached".into(),
+            );
+        }
+        if let Some(until) = record.deferred_until_ms.filter(|&t| t > now_ms()) {
+            let why = record.deferred_reason.as_deref().unwrap_or("back-off");
+            pace.stop(format!("host deferred until {}: {why}", http_date(until)));
+        }
+        HostRun {
+            shared,
+            host: &queue.host,
+            pace,
+            record,
+            robots: None,
+            delay: shared.options.delay,
+            last_request: None,
+            budget_started: false,
+        }
+    }
+
+    /// The row of one URL.
+    async fn outcome(&mut self, url: &str) -> FetchRow {
+        #[cfg(test)]
+        if url.ends_with("/panic-in-test") {
+            panic!("a test asked for a panic at {url}");
+        }
+        let parsed = match url::Url::parse(url) {
+            Ok(parsed) => parsed,
+            Err(e) => return self.row(url, "refused", format!("invalid URL: {e}")),
+        };
+        if let Some(why) = guard::refusal(&parsed, self.shared.options.allow_private) {
+            return self.row(url, "refused", why);
+        }
+        if self.pace.stopped.is_none() && self.robots.is_none() {
+            self.load_robots(&parsed).await;
+        }
+        if let Some(why) = &self.pace.stopped {
+            return self.row(url, "deferred", why.clone());
+        }
+        if !self.robots.as_ref().is_some_and(|r| r.allows(url)) {
+            return self.row(url, "robots_denied", "disallowed by robots.txt".into());
+        }
+        let wait = self
+            .last_request
+            .map_or(Duration::ZERO, |at| self.delay.saturating_sub(at.elapsed()));
+        if !self.pace.may_continue(wait) {
+            return self.deferred(url);
+        }
+        tokio::time::sleep(wait).await;
+        let max_bytes = self.shared.options.client.max_content_bytes;
+        let Some(response) = self.get(url, max_bytes).await else {
+            return self.deferred(url);
+        };
+        self.last_request = Some(Instant::now());
+        self.pace.record(&response);
+        let mut row = classify(url.to_string(), self.host.to_string(), response);
+        if row.status == "deferred" && row.response.error.is_none() {
+            row.response.error = self.pace.stopped.clone();
+        }
+        row
+    }
+
+    fn row(&self, url: &str, status: &'static str, why: String) -> FetchRow {
+        unfetched(url, self.host, status, why)
+    }
+
+    fn deferred(&self, url: &str) -> FetchRow {
+        let why = self.pace.stopped.clone().unwrap_or_default();
+        self.row(url, "deferred", why)
+    }
+
+    /// Reads the host's robots.txt (from the hosts table if fresh) and
+    /// sets the host's delay; a 429/503 answer defers the host, any other
+    /// failure stops its queue for this run.
+    async fn load_robots(&mut self, any_url: &url::Url) {
+        let cached = self
+            .record
+            .robots
+            .as_ref()
+            .filter(|a| a.reusable(now_ms(), ROBOTS_MAX_AGE_MS))
+            .cloned();
+        let answer = match cached {
+            Some(answer) => answer,
+            None => self.fetch_robots(any_url).await,
+        };
+        if asks_to_wait(answer.status) {
+            let wait = retry_after(answer.retry_after.as_deref(), std::time::SystemTime::now());
+            self.pace.defer(answer.status.unwrap_or_default(), wait);
+        }
+        let options = &self.shared.options;
+        let robots = Robots::from_answer(robots::agent_token(&options.client.user_agent), &answer);
+        if let Robots::Unavailable(why) = &robots {
+            self.pace.may_continue(Duration::ZERO);
+            self.pace
+                .stop(format!("{why}: host waits for the next run"));
+        }
+        self.delay =
+            robots::host_delay(options.delay, robots.crawl_delay(), options.max_crawl_delay);
+        self.record.robots = Some(answer);
+        self.robots = Some(robots);
+    }
+
+    async fn fetch_robots(&mut self, any_url: &url::Url) -> RobotsAnswer {
+        let Ok(start) = any_url.join("/robots.txt") else {
+            return RobotsAnswer {
+                fetched_at_ms: now_ms(),
+                status: Some(404),
+                ..RobotsAnswer::default()
+            };
+        };
+        self.start_budget().await;
+        let deadline = self.pace.deadline();
+        let shared = self.shared;
+        let allow_private = shared.options.allow_private;
+        let answer = robots::fetch(start, allow_private, |url| async move {
+            let got = within(deadline, shared.get(url.as_str(), MAX_ROBOTS_BYTES)).await;
+            got.unwrap_or_else(|| Response {
+                error: Some("cut off by the host's deadline".into()),
+                fetched_at_ms: now_ms(),
+                ..Response::default()
+            })
+        })
+        .await;
+        self.last_request = Some(Instant::now());
+        answer
+    }
+
+    /// Starts the host's time budget when it first gets a connection slot.
+    async fn start_budget(&mut self) {
+        if self.budget_started {
+            return;
+        }
+        // Waiting for a slot does not use up the host's budget.
+        let _slot = within(self.pace.deadline(), self.shared.permits.acquire()).await;
+        self.budget_started = true;
+        let budget = self.shared.options.host_time_budget;
+        if let Some(at) = Instant::now().checked_add(budget) {
+            self.pace.set_deadline(
+                at,
+                format!(
+                    "the host's time budget of {}s (--host-time-budget) was used up",
+                    budget.as_secs_f64()
+                ),
+            );
+        }
+    }
+
+    /// GETs `url` within the host's deadline; `None` (and the queue
+    /// stopped) if the deadline came first.
+    async fn get(&mut self, url: &str, max_bytes: usize) -> Option<Response> {
+        self.start_budget().await;
+        let got = within(self.pace.deadline(), self.shared.get(url, max_bytes)).await;
+        if got.is_none() {
+            self.pace.may_continue(Duration::ZERO);
+        }
+        got
+    }
+
+    fn finish(mut self) -> HostRecord {
+        self.record.failures = self.pace.failures();
+        if let Some(until) = self.pace.deferred_until_ms {
+            self.record.deferred_until_ms = Some(until);
+            self.record.deferred_reason = self.pace.stopped.take();
+        }
+        self.record
+    }
+}
+
+impl Shared {
+    /// One GET, holding a connection slot.
+    async fn get(&self, url: &str, max_bytes: usize) -> Response {
+        let _permit = self.permits.acquire().await;
+        client::get(&self.client, url, max_bytes).await
+    }
+}
+
+/// `future`'s output, or `None` if `deadline` comes first.
+async fn within<F: Future>(deadline: Option<Instant>, future: F) -> Option<F::Output> {
+    match deadline {
+        Some(at) => tokio::time::timeout_at(at.into(), future).await.ok(),
+        None => Some(future.await),
+    }
+}

@@ -1,0 +1,264 @@
+//! The hosts table (`<crawl>/hosts/`, schema `HOSTS`): what fetch keeps
+//! about a host between runs — its robots.txt answer, reused for 24 hours,
+//! and its back-off (`deferred_until`), which `generate` reads to skip the
+//! host. Each fetch rewrites the table atomically (a staged segment that
+//! replaces the old one), reading only the rows of the hosts it fetches
+//! and copying the others batch by batch.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{
+    Array, ArrayRef, BinaryArray, BooleanArray, Int32Array, RecordBatch, StringArray,
+    TimestampMillisecondArray,
+};
+use datafusion::arrow::compute::filter_record_batch;
+
+use super::backoff::now_ms;
+use super::robots::RobotsAnswer;
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::store::rows::{column, opt_str};
+use crate::store::schema::HOSTS;
+use crate::store::{read_batches, CrawlDir, SegmentWriter};
+
+/// How long a robots.txt answer is reused (RFC 9309 §2.4).
+pub const ROBOTS_MAX_AGE_MS: i64 = 24 * 3600 * 1000;
+
+/// One host's row.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HostRecord {
+    pub host: String,
+    pub robots: Option<RobotsAnswer>,
+    pub deferred_until_ms: Option<i64>,
+    pub deferred_reason: Option<String>,
+    pub failures: u32,
+}
+
+impl HostRecord {
+    /// True if the row still says something at `now_ms`: a reusable robots
+    /// answer, a back-off, or failures to carry over.
+    fn current(&self, now_ms: i64) -> bool {
+        self.robots
+            .as_ref()
+            .is_some_and(|r| r.reusable(now_ms, ROBOTS_MAX_AGE_MS))
+            || self.deferred_until_ms.is_some_and(|t| t > now_ms)
+            || self.failures > 0
+    }
+}
+
+/// The folder of the hosts table.
+pub fn dir(crawl: &CrawlDir) -> PathBuf {
+    crawl.root().join("hosts")
+}
+
+/// Registers the hosts table as `hosts` (empty if no fetch wrote one yet).
+pub async fn register(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
+    let dir = dir(crawl);
+    if dir.is_dir() {
+        engine.register_segment("hosts", &dir).await
+    } else {
+        engine.register_empty("hosts", HOSTS.clone())
+    }
+}
+
+/// The current time as a SQL parameter (`$now`, a UTC timestamp).
+pub fn now_param() -> datafusion::scalar::ScalarValue {
+    datafusion::scalar::ScalarValue::TimestampMillisecond(Some(now_ms()), Some("UTC".into()))
+}
+
+/// The rows of `hosts` (the others are not read into memory).
+pub fn load(crawl: &CrawlDir, hosts: &HashSet<&str>) -> Result<HashMap<String, HostRecord>> {
+    let mut found = HashMap::new();
+    let dir = dir(crawl);
+    if !dir.is_dir() {
+        return Ok(found);
+    }
+    for batch in read_batches(&dir, 1024)? {
+        let batch = batch?;
+        let names = column::<StringArray>(&batch, "host")?;
+        for row in 0..batch.num_rows() {
+            if hosts.contains(names.value(row)) {
+                let record = decode(&batch, row).map_err(|e| in_table(&dir, e))?;
+                found.insert(record.host.clone(), record);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Rewrites the table: the old rows of other hosts that are still current,
+/// then `records` (those still current at `now_ms`).
+pub fn save(crawl: &CrawlDir, records: &[HostRecord], now_ms: i64) -> Result<()> {
+    let dir = dir(crawl);
+    let mut writer = SegmentWriter::create(&dir, HOSTS.clone())?;
+    let ours: HashSet<&str> = records.iter().map(|r| r.host.as_str()).collect();
+    if dir.is_dir() {
+        for batch in read_batches(&dir, 1024)? {
+            let batch = batch?;
+            let keep = (0..batch.num_rows())
+                .map(|row| {
+                    let record = decode(&batch, row)?;
+                    Ok(Some(
+                        !ours.contains(record.host.as_str()) && record.current(now_ms),
+                    ))
+                })
+                .collect::<Result<BooleanArray>>()
+                .map_err(|e| in_table(&dir, e))?;
+            let kept = filter_record_batch(&batch, &keep).map_err(|e| in_table(&dir, e))?;
+            writer.write(&kept)?;
+        }
+    }
+    let current: Vec<&HostRecord> = records.iter().filter(|r| r.current(now_ms)).collect();
+    for chunk in current.chunks(256) {
+        writer.write(&encode(chunk, now_ms))?;
+    }
+    writer.finish()?.replace()?;
+    Ok(())
+}
+
+fn in_table(dir: &std::path::Path, e: impl std::fmt::Display) -> Error {
+    Error::SegmentRead {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+fn millis(array: &TimestampMillisecondArray, row: usize) -> Option<i64> {
+    (!array.is_null(row)).then(|| array.value(row))
+}
+
+fn decode(batch: &RecordBatch, row: usize) -> Result<HostRecord> {
+    let fetched_at = column::<TimestampMillisecondArray>(batch, "robots_fetched_at")?;
+    let status = column::<Int32Array>(batch, "robots_status")?;
+    let body = column::<BinaryArray>(batch, "robots_body")?;
+    let error = opt_str(column(batch, "robots_error")?, row).map(str::to_string);
+    let robots = millis(fetched_at, row).map(|fetched_at_ms| RobotsAnswer {
+        fetched_at_ms,
+        status: (!status.is_null(row)).then(|| status.value(row).clamp(0, 999) as u16),
+        body: if body.is_null(row) {
+            Vec::new()
+        } else {
+            body.value(row).to_vec()
+        },
+        error,
+        retry_after: None,
+    });
+    Ok(HostRecord {
+        host: column::<StringArray>(batch, "host")?.value(row).to_string(),
+        robots,
+        deferred_until_ms: millis(column(batch, "deferred_until")?, row),
+        deferred_reason: opt_str(column(batch, "deferred_reason")?, row).map(str::to_string),
+        failures: column::<Int32Array>(batch, "failures")?.value(row).max(0) as u32,
+    })
+}
+
+fn encode(records: &[&HostRecord], now_ms: i64) -> RecordBatch {
+    let utc = |values: Vec<Option<i64>>| -> ArrayRef {
+        Arc::new(TimestampMillisecondArray::from(values).with_timezone("UTC"))
+    };
+    let robots = |f: fn(&RobotsAnswer) -> Option<&str>| -> ArrayRef {
+        Arc::new(
+            records
+                .iter()
+                .map(|r| r.robots.as_ref().and_then(f))
+                .collect::<StringArray>(),
+        )
+    };
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(
+            records
+                .iter()
+                .map(|r| Some(r.host.as_str()))
+                .collect::<StringArray>(),
+        ),
+        utc(records
+            .iter()
+            .map(|r| r.robots.as_ref().map(|a| a.fetched_at_ms))
+            .collect()),
+        Arc::new(
+            records
+                .iter()
+                .map(|r| r.robots.as_ref().and_then(|a| a.status).map(i32::from))
+                .collect::<Int32Array>(),
+        ),
+        Arc::new(
+            records
+                .iter()
+                .map(|r| {
+                    r.robots
+                        .as_ref()
+                        .filter(|a| a.error.is_none())
+                        .map(|a| a.body.as_slice())
+                })
+                .collect::<BinaryArray>(),
+        ),
+        robots(|a| a.error.as_deref()),
+        utc(records.iter().map(|r| r.deferred_until_ms).collect()),
+        Arc::new(
+            records
+                .iter()
+                .map(|r| r.deferred_reason.as_deref())
+                .collect::<StringArray>(),
+        ),
+        Arc::new(
+            records
+                .iter()
+                .map(|r| Some(r.failures.min(i32::MAX as u32) as i32))
+                .collect::<Int32Array>(),
+        ),
+        utc(vec![Some(now_ms); records.len()]),
+    ];
+    RecordBatch::try_new(HOSTS.clone(), columns).expect("host rows match the hosts schema")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn crawl() -> (tempfile::TempDir, CrawlDir) {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("crawl.json"), "{}").unwrap();
+        let crawl = CrawlDir::open(tmp.path()).unwrap();
+        (tmp, crawl)
+    }
+
+    fn record(host: &str, robots_at: i64, deferred_until: Option<i64>) -> HostRecord {
+        HostRecord {
+            host: host.into(),
+            robots: Some(RobotsAnswer {
+                fetched_at_ms: robots_at,
+                status: Some(200),
+                body: b"Disallow: /x/\n".to_vec(),
+                ..RobotsAnswer::default()
+            }),
+            deferred_until_ms: deferred_until,
+            deferred_reason: deferred_until.map(|_| "HTTP 429".into()),
+            failures: 0,
+        }
+    }
+
+    #[test]
+    fn rows_round_trip_and_stale_ones_are_dropped() {
+        let (_tmp, crawl) = crawl();
+        let now = 10 * ROBOTS_MAX_AGE_MS;
+        let fresh = record("a.jp", now - 1000, None);
+        let stale = record("b.jp", now - ROBOTS_MAX_AGE_MS - 1, None);
+        let deferred = record("c.jp", now - ROBOTS_MAX_AGE_MS - 1, Some(now + 5000));
+        save(&crawl, &[fresh.clone(), stale, deferred.clone()], now).unwrap();
+        let all: HashSet<&str> = ["a.jp", "b.jp", "c.jp"].into();
+        let loaded = load(&crawl, &all).unwrap();
+        assert_eq!(loaded.len(), 2, "{loaded:?}");
+        assert_eq!(loaded["a.jp"], fresh);
+        assert_eq!(loaded["c.jp"], deferred);
+
+        // A later run that fetched only a.jp keeps c.jp's row.
+        let mut again = fresh.clone();
+        again.failures = 2;
+        save(&crawl, &[again.clone()], now + 1).unwrap();
+        let loaded = load(&crawl, &all).unwrap();
+        assert_eq!((loaded["a.jp"].failures, loaded.len()), (2, 2));
+        assert!(!dir(&crawl).with_file_name("hosts.tmp").exists());
+    }
+}

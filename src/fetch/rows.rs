@@ -1,0 +1,225 @@
+//! The rows of the `fetch` segment: each fetch-list URL's outcome, how an
+//! answer is named, and the writer thread that counts and writes them.
+//!
+//! Statuses: `fetched`, `redirect`, `gone` (4xx), `error` (5xx, network;
+//! retried in a later round), `robots_denied`, `deferred` (not requested now:
+//! robots.txt unavailable, 429/503 back-off, too many failures in a row, the
+//! host's time budget or the phase's deadline; the URL keeps its retries),
+//! `refused` (the address guard or an unsupported scheme; final).
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{
+    BinaryArray, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray,
+    TimestampMillisecondArray,
+};
+use tokio::sync::mpsc;
+
+use super::backoff::{asks_to_wait, now_ms};
+use super::client::Response;
+use super::progress::Progress;
+use super::FetchReport;
+use crate::error::Result;
+use crate::store::schema::FETCH;
+use crate::store::segment::Staged;
+use crate::store::SegmentWriter;
+
+/// Rows buffered before a batch is written.
+const BATCH_ROWS: usize = 256;
+
+/// One fetch-list URL's outcome: a row of the `fetch` segment.
+#[derive(Debug)]
+pub struct FetchRow {
+    pub url: String,
+    pub host: String,
+    pub status: &'static str,
+    pub response: Response,
+    pub redirect_to: Option<String>,
+}
+
+impl FetchReport {
+    /// Counts one row.
+    fn add(&mut self, row: &FetchRow) {
+        self.bytes += row.response.content.len() as u64;
+        match row.status {
+            "fetched" => self.fetched += 1,
+            "redirect" => self.redirects += 1,
+            "gone" => self.gone += 1,
+            "robots_denied" => self.robots_denied += 1,
+            "deferred" => self.deferred += 1,
+            "refused" => self.refused += 1,
+            _ => self.errors += 1,
+        }
+    }
+}
+
+/// A row for a URL that was not requested (or whose request was cut off).
+pub fn unfetched(url: &str, host: &str, status: &'static str, error: String) -> FetchRow {
+    FetchRow {
+        url: url.to_string(),
+        host: host.to_string(),
+        status,
+        response: Response {
+            error: Some(error),
+            fetched_at_ms: now_ms(),
+            ..Response::default()
+        },
+        redirect_to: None,
+    }
+}
+
+/// Names the outcome of a GET: `fetched`, `redirect`, `gone`, `error`,
+/// `deferred` (429 or 503: the host asked to wait) or `refused` (the
+/// guard's resolver).
+pub fn classify(url: String, host: String, mut response: Response) -> FetchRow {
+    let mut redirect_to = None;
+    let status = match (response.http_status, &response.error) {
+        _ if response.refused => "refused",
+        (status, None) if asks_to_wait(status) => "deferred",
+        (_, Some(_)) | (None, _) => "error",
+        (Some(200..=299), None) => "fetched",
+        (Some(300..=399), None) => {
+            let base = url::Url::parse(&url).ok();
+            match response
+                .location
+                .as_deref()
+                .map(|l| crate::urls::resolve(base.as_ref(), l))
+            {
+                Some(Ok(target)) => {
+                    redirect_to = Some(target.to_string());
+                    "redirect"
+                }
+                Some(Err(why)) => {
+                    response.error = Some(format!("redirect Location: {why}"));
+                    "error"
+                }
+                None => {
+                    response.error = Some("redirect without a Location header".into());
+                    "error"
+                }
+            }
+        }
+        (Some(400..=499), None) => "gone",
+        (Some(_), None) => "error",
+    };
+    FetchRow {
+        url,
+        host,
+        status,
+        response,
+        redirect_to,
+    }
+}
+
+/// The writer thread: rows from the host queues into the `fetch` segment.
+pub fn write_rows(
+    mut rx: mpsc::Receiver<FetchRow>,
+    mut writer: SegmentWriter,
+    total: usize,
+    quiet: bool,
+) -> Result<(Staged, FetchReport)> {
+    let mut report = FetchReport {
+        urls: total,
+        ..FetchReport::default()
+    };
+    let mut progress = Progress::new(total as u64, quiet);
+    let mut buffer = Vec::with_capacity(BATCH_ROWS);
+    while let Some(row) = rx.blocking_recv() {
+        report.add(&row);
+        progress.record(row.response.content.len(), row.status == "error");
+        buffer.push(row);
+        if buffer.len() >= BATCH_ROWS {
+            writer.write(&to_batch(&buffer))?;
+            buffer.clear();
+        }
+    }
+    writer.write(&to_batch(&buffer))?;
+    progress.finish();
+    Ok((writer.finish()?, report))
+}
+
+fn to_batch(rows: &[FetchRow]) -> RecordBatch {
+    let strings = |f: fn(&FetchRow) -> Option<&str>| -> Arc<StringArray> {
+        Arc::new(rows.iter().map(f).collect::<StringArray>())
+    };
+    let fetched_at: TimestampMillisecondArray = rows
+        .iter()
+        .map(|r| Some(r.response.fetched_at_ms))
+        .collect();
+    let columns: Vec<Arc<dyn datafusion::arrow::array::Array>> = vec![
+        strings(|r| Some(&r.url)),
+        strings(|r| Some(&r.host)),
+        strings(|r| Some(r.status)),
+        Arc::new(
+            rows.iter()
+                .map(|r| r.response.http_status.map(i32::from))
+                .collect::<Int32Array>(),
+        ),
+        strings(|r| r.redirect_to.as_deref()),
+        strings(|r| r.response.content_type.as_deref()),
+        strings(|r| r.response.headers.as_deref()),
+        Arc::new(
+            rows.iter()
+                .map(|r| (r.status == "fetched").then_some(r.response.content.as_slice()))
+                .collect::<BinaryArray>(),
+        ),
+        Arc::new(
+            rows.iter()
+                .map(|r| Some(r.response.content.len() as i64))
+                .collect::<Int64Array>(),
+        ),
+        Arc::new(
+            rows.iter()
+                .map(|r| Some(r.response.truncated))
+                .collect::<BooleanArray>(),
+        ),
+        Arc::new(fetched_at.with_timezone("UTC")),
+        Arc::new(
+            rows.iter()
+                .map(|r| Some(r.response.elapsed_ms))
+                .collect::<Int64Array>(),
+        ),
+        strings(|r| r.response.error.as_deref()),
+    ];
+    RecordBatch::try_new(FETCH.clone(), columns).expect("fetch rows match the fetch schema")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answered(status: u16) -> Response {
+        Response {
+            http_status: Some(status),
+            ..Response::default()
+        }
+    }
+
+    fn status_of(response: Response) -> &'static str {
+        classify("http://a.jp/x".into(), "a.jp".into(), response).status
+    }
+
+    #[test]
+    fn answers_are_named() {
+        assert_eq!(status_of(answered(200)), "fetched");
+        assert_eq!(status_of(answered(404)), "gone");
+        assert_eq!(status_of(answered(410)), "gone");
+        assert_eq!(status_of(answered(429)), "deferred");
+        assert_eq!(status_of(answered(503)), "deferred");
+        assert_eq!(status_of(answered(500)), "error");
+        assert_eq!(status_of(answered(301)), "error", "no Location");
+        let mut moved = answered(301);
+        moved.location = Some("/y".into());
+        let row = classify("http://a.jp/x".into(), "a.jp".into(), moved);
+        assert_eq!(
+            (row.status, row.redirect_to.as_deref()),
+            ("redirect", Some("http://a.jp/y"))
+        );
+        let refused = Response {
+            refused: true,
+            error: Some("private-address: loopback".into()),
+            ..Response::default()
+        };
+        assert_eq!(status_of(refused), "refused");
+    }
+}
