@@ -52,7 +52,7 @@ async fn main() -> anyhow::Result<()> {
     let everything = GenerateOptions {
         top_n: u64::MAX >> 1,
         max_per_host: u64::MAX >> 1,
-        max_retries: 3,
+        max_retries: None,
     };
     langcrawl::generate::run(&engine, &crawl, &everything).await?;
 

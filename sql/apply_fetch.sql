@@ -1,15 +1,17 @@
 -- apply_fetch: the crawldb with one round's fetch results applied.
 -- inputs:  crawldb, round_pages (see round_pages.sql)
--- params:  $round
+-- params:  $round, $max_retries
 -- output:  crawldb rows. A requested URL takes the round's status; an
 --          `error` counts a retry and waits 2^retries rounds (1, 2, 4, ...)
---          before generate picks it again (retry_round; generate stops after
---          $max_retries). A `deferred` URL was not requested (robots.txt
+--          before generate picks it again (retry_round); after $max_retries
+--          failures it is `gone`. A `deferred` URL was not requested (robots.txt
 --          unavailable, back-off, the host's time budget, the phase's
 --          deadline): it keeps its status and retries and waits for the next
 --          round. `refused` (address guard, scheme) is final.
 SELECT c.url, c.host, c.domain, c.tld, c.dir,
-       CASE WHEN r.url IS NULL THEN c.status ELSE r.status END AS status,
+       CASE WHEN r.url IS NULL THEN c.status
+            WHEN r.status = 'error' AND c.retries + 1 >= $max_retries THEN 'gone'
+            ELSE r.status END AS status,
        CASE WHEN r.url IS NULL THEN c.retries
             WHEN r.status = 'error' THEN c.retries + 1
             ELSE 0 END AS retries,

@@ -69,7 +69,7 @@ pub enum Command {
     Crawl(CrawlArgs),
     /// Re-run a strategy over the links of earlier rounds into a named decision set (the crawl is not changed)
     Refilter(RefilterArgs),
-    /// Run a SQL query over the crawl: tables crawldb, servers, dirs, fetchlist, fetch, parse, links, decisions, decision_sets
+    /// Run a SQL query over the crawl: tables crawldb, servers, dirs, fetchlist, fetch, parse, links, decisions, decision_sets, hosts
     Sql(SqlArgs),
     /// Print the language report (pages per language, target first) and the harvest rate per round
     Report(ReportArgs),
@@ -178,9 +178,10 @@ pub struct GenerateArgs {
     /// At most N URLs of one host
     #[arg(long, default_value_t = 1_000, value_name = "N", value_parser = positive::<u64>)]
     pub max_per_host: u64,
-    /// Do not retry a URL that failed N times
-    #[arg(long, default_value_t = 3, value_name = "N")]
-    pub max_retries: u32,
+    /// A URL whose fetch failed N times (timeouts, 5xx) is `gone`; saved in
+    /// crawl.json [default: the crawl's, else 3]
+    #[arg(long, value_name = "N", value_parser = positive::<u32>)]
+    pub max_retries: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -600,6 +601,7 @@ async fn run_crawl(engine: &Engine, root: &Path, args: &CrawlArgs, quiet: bool) 
         Some(crawl) => CrawlConfig::load(crawl)?,
         None => CrawlConfig::default(),
     };
+    set(&mut config.limits.max_retries, args.generate.max_retries);
     let update = args.update.resolve(&mut config)?;
     let options = crate::crawl::CrawlOptions {
         seeds: args.seeds.clone(),

@@ -14,8 +14,9 @@ use crate::strategy::Prune;
 pub struct GenerateOptions {
     pub top_n: u64,
     pub max_per_host: u64,
-    /// A URL that failed this many times is not tried again.
-    pub max_retries: u32,
+    /// A URL that failed this many times is not tried again (saved in
+    /// crawl.json; `None`: the crawl's).
+    pub max_retries: Option<u32>,
 }
 
 impl Default for GenerateOptions {
@@ -23,7 +24,7 @@ impl Default for GenerateOptions {
         GenerateOptions {
             top_n: 50_000,
             max_per_host: 1_000,
-            max_retries: 3,
+            max_retries: None,
         }
     }
 }
@@ -58,14 +59,16 @@ pub async fn run(
     }
     let round = next_round(crawl)?;
     register_crawldb(engine, crawl).await?;
-    let (cap_by, tolerance) = undecided_cap(crawl)?;
+    let config = settle_max_retries(crawl, options.max_retries)?;
+    let max_retries = config.limits.max_retries;
+    let (cap_by, tolerance) = undecided_cap(&config);
     crate::fetch::hosts::register(engine, crawl).await?;
     let params = Params::new()
         .set("cap_by", cap_by)
         .set("tolerance", tolerance as i64)
         .set("top_n", options.top_n as i64)
         .set("max_per_host", options.max_per_host as i64)
-        .set("max_retries", options.max_retries as i32)
+        .set("max_retries", i64::from(max_retries))
         .set("round", round.0 as i32)
         .set("now", crate::fetch::hosts::now_param());
     let df = engine.query_file("generate.sql", &params).await?;
@@ -78,7 +81,7 @@ pub async fn run(
         return Err(Error::NothingToDo(format!(
             "{}: no URLs left to fetch (all fetched, failed {} times, waiting for a later round, or none known)",
             crawl.root().display(),
-            options.max_retries
+            max_retries
         )));
     }
     let report = GenerateReport {
@@ -91,14 +94,23 @@ pub async fn run(
 
 /// Whether the crawl's strategy judges servers or directories (then an
 /// undecided one gets at most T + 1 - Na URLs a round), and its tolerance T.
-fn undecided_cap(crawl: &CrawlDir) -> Result<(&'static str, u32)> {
-    let config = CrawlConfig::load(crawl)?;
+fn undecided_cap(config: &CrawlConfig) -> (&'static str, u32) {
     let cap_by = match crate::strategy::find(&config.strategy).map(|s| s.prune) {
         Ok(Prune::Servers) => "server",
         Ok(Prune::Dirs) => "dir",
         _ => "none",
     };
-    Ok((cap_by, config.params.tolerance))
+    (cap_by, config.params.tolerance)
+}
+
+/// The crawl's settings, with `max_retries` saved in them if given.
+fn settle_max_retries(crawl: &CrawlDir, max_retries: Option<u32>) -> Result<CrawlConfig> {
+    let mut config = CrawlConfig::load(crawl)?;
+    if let Some(n) = max_retries.filter(|&n| n != config.limits.max_retries) {
+        config.limits.max_retries = n;
+        config.save(crawl)?;
+    }
+    Ok(config)
 }
 
 /// The id of the round to generate: one past the latest, or the latest

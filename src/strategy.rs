@@ -159,6 +159,7 @@ impl LinkSelection {
             .set("max_outlinks", i64::from(self.limits.max_outlinks))
             .set("max_redirects", i64::from(self.limits.max_redirects))
             .set("host_budget", self.limits.host_budget as i64)
+            .set("max_retries", i64::from(self.limits.max_retries))
             .set(
                 "prune",
                 match self.strategy.prune {

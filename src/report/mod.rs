@@ -52,6 +52,7 @@ pub async fn register_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) ->
     )?;
     let views = [("servers", "server_stats.sql"), ("dirs", "dir_stats.sql")];
     engine.register_query_views(&views, &params).await?;
+    crate::fetch::hosts::register(engine, crawl).await?;
     let rounds = crawl.rounds()?;
     for phase in Phase::ALL {
         let parts = rounds

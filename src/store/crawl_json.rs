@@ -104,6 +104,8 @@ pub struct CrawlLimits {
     pub max_outlinks: u32,
     /// Redirects followed in a row.
     pub max_redirects: u32,
+    /// Fetches of a URL that fail (timeouts, 5xx) before it is `gone`.
+    pub max_retries: u32,
     /// Fetch loopback, private, link-local and other special addresses.
     pub allow_private: bool,
 }
@@ -117,6 +119,7 @@ impl Default for CrawlLimits {
             host_budget: 100_000,
             max_outlinks: 1_000,
             max_redirects: 5,
+            max_retries: 3,
             allow_private: false,
         }
     }
