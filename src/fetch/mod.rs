@@ -114,6 +114,9 @@ impl std::fmt::Display for FetchReport {
     }
 }
 
+/// Fetched rows queued for the writer thread (bounds fetch memory).
+const ROWS_IN_FLIGHT: usize = 64;
+
 /// Fetches the latest generated round of `crawl`.
 pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport> {
     let round = crawl.round_needing(Phase::Fetchlist, Phase::Fetch, "parse")?;
@@ -123,7 +126,8 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     let client = client::build(&options.client, options.allow_private)?;
     let writer = SegmentWriter::create(&crawl.segment(round, Phase::Fetch), FETCH.clone())?;
 
-    let (tx, rx) = mpsc::channel::<FetchRow>(1024);
+    // Rows waiting for the writer: with pages of up to 1 MiB, 64 rows.
+    let (tx, rx) = mpsc::channel::<FetchRow>(ROWS_IN_FLIGHT);
     let quiet = options.quiet;
     let write_thread = std::thread::spawn(move || rows::write_rows(rx, writer, urls, quiet));
     let shared = Arc::new(Shared {

@@ -24,8 +24,10 @@ use crate::store::schema::FETCH;
 use crate::store::segment::Staged;
 use crate::store::SegmentWriter;
 
-/// Rows buffered before a batch is written.
+/// Rows buffered before a batch is written ...
 const BATCH_ROWS: usize = 256;
+/// ... or page bytes, whichever comes first (pages may be 1 MiB each).
+const BATCH_BYTES: usize = 32 << 20;
 
 /// One fetch-list URL's outcome: a row of the `fetch` segment.
 #[derive(Debug)]
@@ -124,13 +126,16 @@ pub fn write_rows(
     };
     let mut progress = Progress::new(total as u64, quiet);
     let mut buffer = Vec::with_capacity(BATCH_ROWS);
+    let mut bytes = 0;
     while let Some(row) = rx.blocking_recv() {
         report.add(&row);
         progress.record(row.response.content.len(), row.status == "error");
+        bytes += row.response.content.len();
         buffer.push(row);
-        if buffer.len() >= BATCH_ROWS {
+        if buffer.len() >= BATCH_ROWS || bytes >= BATCH_BYTES {
             writer.write(&to_batch(&buffer))?;
             buffer.clear();
+            bytes = 0;
         }
     }
     writer.write(&to_batch(&buffer))?;

@@ -336,15 +336,20 @@ fn guarded(input: &FetchedPage<'_>, parse: impl FnOnce() -> Parsed) -> Parsed {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_panic_in_parse_is_a_failed_page_counted_and_named_in_the_report() {
-        let input = FetchedPage {
-            url: "http://a.jp/broken.html",
+    /// A fetched page of host a.jp.
+    fn fetched(url: &'static str, content: &'static [u8]) -> FetchedPage<'static> {
+        FetchedPage {
+            url,
             host: "a.jp",
             status: "fetched",
-            content: Some(b"<p>x"),
+            content: Some(content),
             ..FetchedPage::default()
-        };
+        }
+    }
+
+    #[test]
+    fn a_panic_in_parse_is_a_failed_page_counted_and_named_in_the_report() {
+        let input = fetched("http://a.jp/broken.html", b"<p>x");
         let failed = guarded(&input, || panic!("a parser bug"));
         let page = failed.page.as_ref().unwrap();
         assert!(!page.parsed);
@@ -364,14 +369,7 @@ mod tests {
 
     #[test]
     fn parsed_rows_are_written_out_by_links_and_by_bytes_not_only_by_pages() {
-        let input = FetchedPage {
-            url: "http://a.jp/",
-            host: "a.jp",
-            status: "fetched",
-            content: Some(b"<a href=/b>b</a>"),
-            ..FetchedPage::default()
-        };
-        let page = parse_one(&input, None);
+        let page = parse_one(&fetched("http://a.jp/", b"<a href=/b>b</a>"), None);
         let link = page.links[0].clone();
         let dense = |links: usize, context: &str| Parsed {
             page: None,

@@ -367,12 +367,18 @@ mod tests {
         assert_eq!(RoundId::from_dir_name("0001"), None);
     }
 
-    #[test]
-    fn an_interrupted_swap_is_undone_on_open() {
+    /// A crawl whose crawldb swap was cut short, with the temp folder `temp`.
+    fn crawl_mid_swap(temp: &str) -> tempfile::TempDir {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::write(tmp.path().join(CRAWL_JSON), "{}").unwrap();
         std::fs::create_dir(tmp.path().join(CRAWLDB_OLD)).unwrap();
-        std::fs::create_dir(tmp.path().join("fetch.tmp-1")).unwrap();
+        std::fs::create_dir_all(tmp.path().join(temp)).unwrap();
+        tmp
+    }
+
+    #[test]
+    fn an_interrupted_swap_is_undone_on_open() {
+        let tmp = crawl_mid_swap("fetch.tmp-1");
         let crawl = CrawlDir::open(tmp.path()).unwrap();
         assert!(crawl.has_crawldb());
         assert!(!tmp.path().join("fetch.tmp-1").exists());
@@ -380,10 +386,7 @@ mod tests {
 
     #[test]
     fn a_reader_moves_and_deletes_nothing_and_reads_the_previous_crawldb_mid_swap() {
-        let tmp = tempfile::tempdir().unwrap();
-        std::fs::write(tmp.path().join(CRAWL_JSON), "{}").unwrap();
-        std::fs::create_dir(tmp.path().join(CRAWLDB_OLD)).unwrap();
-        std::fs::create_dir_all(tmp.path().join("00001/fetch.tmp-1")).unwrap();
+        let tmp = crawl_mid_swap("00001/fetch.tmp-1");
         let reader = CrawlDir::open_read_only(tmp.path()).unwrap();
         assert!(reader.is_read_only());
         assert_eq!(reader.crawldb(), tmp.path().join(CRAWLDB_OLD));
@@ -395,9 +398,7 @@ mod tests {
 
     #[test]
     fn a_crawl_held_by_another_process_is_not_recovered() {
-        let tmp = tempfile::tempdir().unwrap();
-        std::fs::write(tmp.path().join(CRAWL_JSON), "{}").unwrap();
-        std::fs::create_dir(tmp.path().join("fetch.tmp-1")).unwrap();
+        let tmp = crawl_mid_swap("fetch.tmp-1");
         let other = std::fs::File::create(tmp.path().join(lock::LOCK_FILE)).unwrap();
         fs4::FileExt::try_lock(&other).unwrap();
         let err = CrawlDir::open(tmp.path()).unwrap_err();
