@@ -80,16 +80,7 @@ fn private_addresses_are_refused_unless_allowed() {
 
     let allowed = guard_web();
     let seeds = allowed.seeds_file(&["http://www.start.jp/".into()]);
-    allowed.ok(&[
-        "crawl",
-        "--seeds",
-        seeds.to_str().unwrap(),
-        "--lang",
-        "ja",
-        "--rounds",
-        "3",
-        "--allow-private",
-    ]);
+    allowed.crawl_seeds_with(&seeds, "ja", 3, &["--allow-private"]);
     let hosts = requested_hosts(&allowed);
     for host in [
         "127.0.0.1",
@@ -145,19 +136,12 @@ fn traps_are_bounded_and_the_reasons_are_queryable() {
         })
         .collect();
     let seeds = crawl.seeds_file(&seeds);
-    crawl.ok(&[
-        "crawl",
-        "--seeds",
-        seeds.to_str().unwrap(),
-        "--lang",
+    crawl.crawl_seeds_with(
+        &seeds,
         "ja",
-        "--rounds",
-        "12",
-        "--max-depth",
-        "10",
-        "--host-budget",
-        "200",
-    ]);
+        12,
+        &["--max-depth", "10", "--host-budget", "200"],
+    );
     for host in &trap_hosts {
         let urls = crawl.number(&format!(
             "SELECT count(*) FROM crawldb WHERE host = '{host}'"
@@ -214,17 +198,7 @@ fn limits_web() -> Crawl<Handmade> {
 fn outlinks_url_length_and_redirect_chains_are_limited() {
     let crawl = limits_web();
     let seeds = crawl.seeds_file(&["http://www.limits.jp/".into()]);
-    crawl.ok(&[
-        "crawl",
-        "--seeds",
-        seeds.to_str().unwrap(),
-        "--lang",
-        "ja",
-        "--rounds",
-        "10",
-        "--max-outlinks",
-        "31",
-    ]);
+    crawl.crawl_seeds_with(&seeds, "ja", 10, &["--max-outlinks", "31"]);
     let count = |reason: &str| {
         crawl.number(&format!(
             "SELECT count(*) FROM decisions WHERE reason = '{reason}'"
@@ -264,21 +238,19 @@ fn an_undecided_server_gets_tolerance_plus_one_fetches_in_a_round() {
     }
     let crawl = Crawl::on(spawn_background(Handmade(pages), 0).unwrap());
     let seeds = crawl.seeds_file(&urls);
-    crawl.ok(&[
-        "crawl",
-        "--seeds",
-        seeds.to_str().unwrap(),
-        "--lang",
+    crawl.crawl_seeds_with(
+        &seeds,
         "ja",
-        "--rounds",
-        "1",
-        "--strategy",
-        "server-conservative",
-        "--tolerance",
-        "10",
-        "--max-per-host",
-        "1000",
-    ]);
+        1,
+        &[
+            "--strategy",
+            "server-conservative",
+            "--tolerance",
+            "10",
+            "--max-per-host",
+            "1000",
+        ],
+    );
     let fetched = crawl
         .web
         .requested()

@@ -98,11 +98,18 @@ impl<S: Site> Crawl<S> {
 
     /// Injects `seeds` and crawls `rounds` rounds for `lang` with bfs.
     pub fn crawl_seeds(&self, seeds: &Path, lang: &str, rounds: u32) {
+        self.crawl_seeds_with(seeds, lang, rounds, &[]);
+    }
+
+    /// Like [`crawl_seeds`](Self::crawl_seeds), with more flags (a strategy, limits).
+    pub fn crawl_seeds_with(&self, seeds: &Path, lang: &str, rounds: u32, flags: &[&str]) {
         let rounds = rounds.to_string();
         let seeds = seeds.to_str().unwrap();
-        self.ok(&[
+        let mut args = vec![
             "crawl", "--seeds", seeds, "--lang", lang, "--rounds", &rounds,
-        ]);
+        ];
+        args.extend_from_slice(flags);
+        self.ok(&args);
     }
 
     /// Runs `langcrawl <args> --crawl DIR`, with fetch pointed at the web.
