@@ -1,0 +1,432 @@
+//! The command line's clap structs: their doc comments are the `--help` text.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::report::Format;
+
+/// The crawl directory when `--crawl` is not given.
+pub const DEFAULT_CRAWL: &str = "segments";
+
+/// A language-specific focused web crawler: Nutch-style rounds (inject,
+/// generate, fetch, parse, updatedb) over Parquet segments, with link
+/// selection strategies written as DataFusion SQL.
+#[derive(Debug, Parser)]
+#[command(name = "langcrawl", version, propagate_version = true)]
+pub struct Cli {
+    /// The crawl directory [default: segments, or segments/demo for `demo`]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub crawl: Option<PathBuf>,
+
+    /// Read the pipeline's SQL files from DIR instead of the built-in ones
+    /// (files missing there fall back to the built-in ones)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub sql_dir: Option<PathBuf>,
+
+    /// Print errors only
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+
+    /// Memory for the SQL steps (sorts, joins and aggregates spill to disk
+    /// under TMPDIR beyond it), e.g. 512MiB, 2GiB, 1.5G [default: half the
+    /// RAM, at most 2GiB]
+    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::memory::parse_limit)]
+    pub memory_limit: Option<usize>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Add seed URLs (one per line; `#` comments and blank lines ignored) to the crawldb
+    Inject {
+        /// The seeds file
+        seeds: PathBuf,
+        /// Target language of the crawl (ja, jpn, th, ...), saved in crawl.json
+        #[arg(long)]
+        lang: Option<String>,
+    },
+    /// Write the next round's fetch list (sql/generate.sql over the crawldb)
+    Generate(GenerateArgs),
+    /// Fetch the latest round's fetch list
+    Fetch(FetchCommandArgs),
+    /// Parse the latest fetched round: text, language, links
+    Parse,
+    /// Merge the latest parsed round into the crawldb, deciding every link with the strategy
+    Updatedb(UpdateArgs),
+    /// Run all phases for N rounds (finishing an interrupted round first)
+    Crawl(CrawlArgs),
+    /// Re-run a strategy over the links of earlier rounds into a named decision set (the crawl is not changed)
+    Refilter(RefilterArgs),
+    /// Run a SQL query over the crawl: tables crawldb, servers, dirs, fetchlist, fetch, parse, links, decisions, decision_sets, hosts
+    Sql(SqlArgs),
+    /// Print the language report (pages per language, target first) and the harvest rate per round
+    Report(ReportArgs),
+    /// The built-in synthetic web
+    Websim {
+        #[command(subcommand)]
+        command: WebsimCommand,
+    },
+    /// Crawl the built-in synthetic web for Japanese and print the report (no network needed)
+    Demo(DemoArgs),
+    /// Print the charset and language of a page (or of an anchor text), as the parse phase sees them
+    Detect(DetectArgs),
+    /// Replay strategies over a web graph, fetch replaced by a lookup (Tamura's evaluation)
+    Simulate(SimulateArgs),
+    /// Web graphs: export a finished crawl as one, to replay it with simulate
+    Graph {
+        #[command(subcommand)]
+        command: GraphCommand,
+    },
+}
+
+impl Command {
+    /// The subcommand's name, as the crawl's lock file records its writer.
+    pub(super) fn name(&self) -> &'static str {
+        match self {
+            Command::Inject { .. } => "inject",
+            Command::Generate(_) => "generate",
+            Command::Fetch(_) => "fetch",
+            Command::Parse => "parse",
+            Command::Updatedb(_) => "updatedb",
+            Command::Crawl(_) => "crawl",
+            Command::Refilter(_) => "refilter",
+            Command::Sql(_) => "sql",
+            Command::Report(_) => "report",
+            Command::Websim { .. } => "websim",
+            Command::Demo(_) => "demo",
+            Command::Detect(_) => "detect",
+            Command::Simulate(_) => "simulate",
+            Command::Graph { .. } => "graph",
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The web graph (from `websim generate` or `graph export`)
+    #[arg(long, value_name = "DIR")]
+    pub web: PathBuf,
+    /// Strategies to replay, comma-separated, or `all` (every strategy and `perfect`; `ontology` only with --importance)
+    #[arg(
+        long,
+        value_name = "S1,S2,...",
+        value_delimiter = ',',
+        default_value = "all"
+    )]
+    pub strategy: Vec<String>,
+    /// Target language; must be the web's (web.json) [default: the web's]
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Stop each strategy after this many fetches [default: when its queue is empty]
+    #[arg(long, value_name = "N", value_parser = positive::<u64>)]
+    pub pages: Option<u64>,
+    /// URLs fetched per round (generate's --top-n)
+    #[arg(long, default_value_t = 1_000, value_name = "K", value_parser = positive::<u64>)]
+    pub round_size: u64,
+    /// Stop each strategy after N rounds [default: when its queue is empty]
+    #[arg(long, value_name = "N", value_parser = positive::<u32>)]
+    pub rounds: Option<u32>,
+    /// Output folder: one crawl directory per strategy, metrics and miss ratios as Parquet and CSV
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub params: StrategyArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GraphCommand {
+    /// Write a finished crawl (--crawl) as a web graph: its pages, their answers and languages, its links
+    Export {
+        /// The web directory to write (must not exist, or be empty)
+        #[arg(short = 'o', long = "out", value_name = "DIR")]
+        out: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct DetectArgs {
+    /// The document: HTML or text, raw bytes; `-` reads stdin
+    pub input: PathBuf,
+    /// Treat the input as a short anchor text
+    #[arg(long)]
+    pub anchor: bool,
+    /// Print JSON instead of `key: value` lines
+    #[arg(long)]
+    pub json: bool,
+    /// Also print the share of the text in this language's script (ja, th, ...)
+    #[arg(long)]
+    pub lang: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// At most N URLs in the fetch list
+    #[arg(long, default_value_t = 50_000, value_name = "N", value_parser = positive::<u64>)]
+    pub top_n: u64,
+    /// At most N URLs of one host
+    #[arg(long, default_value_t = 1_000, value_name = "N", value_parser = positive::<u64>)]
+    pub max_per_host: u64,
+    /// A URL whose fetch failed N times (timeouts, 5xx) is `gone`; saved in
+    /// crawl.json [default: the crawl's, else 3]
+    #[arg(long, value_name = "N", value_parser = positive::<u32>)]
+    pub max_retries: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct FetchArgs {
+    /// Requests in flight across all hosts
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    pub concurrency: usize,
+    /// Pause between two requests to one host, in milliseconds (0 for a local web; at most 60000)
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    pub delay_ms: u64,
+    /// The longest robots.txt Crawl-delay honoured, in milliseconds: a host asking
+    /// for more (or for an unreadable value such as inf) is fetched at this delay (at most 600000)
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    pub max_crawl_delay_ms: u64,
+    /// After N timeouts or connection errors in a row on one host, the rest of
+    /// its queue waits for the next round
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub max_host_failures: u32,
+    /// The longest one host may take in a round, in seconds; its URLs left
+    /// then wait for the next round (status deferred)
+    #[arg(long, default_value_t = 300.0, value_name = "SECS")]
+    pub host_time_budget: f64,
+    /// End the fetch phase after this many seconds; URLs not fetched by then
+    /// wait for the next round (status deferred) [default: no limit]
+    #[arg(long, value_name = "SECS")]
+    pub max_fetch_time: Option<f64>,
+    /// Send all requests through this HTTP proxy (default: the http_proxy variable, if set)
+    #[arg(long, value_name = "URL")]
+    pub proxy: Option<String>,
+    /// The User-Agent header; its first word is the robots.txt agent name
+    #[arg(long, default_value = concat!("langcrawl/", env!("CARGO_PKG_VERSION")), value_name = "S")]
+    pub user_agent: String,
+    /// Give up connecting after this many seconds
+    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
+    pub connect_timeout: f64,
+    /// Give up on a request (connect, headers and body) after this many seconds
+    #[arg(long, default_value_t = 30.0, value_name = "SECS")]
+    pub timeout: f64,
+    /// Keep at most this many bytes of a page (the row records the truncation)
+    #[arg(long, default_value_t = 1 << 20, value_name = "BYTES")]
+    pub max_content_bytes: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct FetchCommandArgs {
+    #[command(flatten)]
+    pub fetch: FetchArgs,
+    #[command(flatten)]
+    pub guard: AllowPrivateArg,
+}
+
+#[derive(Debug, Args)]
+pub struct AllowPrivateArg {
+    /// Fetch hosts on loopback, private, link-local (cloud metadata), CGNAT and
+    /// multicast addresses, refused by default; saved in crawl.json [default: false]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub allow_private: Option<bool>,
+}
+
+/// Crawler-trap limits, applied whatever the strategy; each unset one keeps
+/// the crawl's value (crawl.json), else its default. A link past a limit is
+/// rejected with the limit's name as its reason.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// Follow links at most N steps from a seed (a redirect is a step) [default: 50]
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// Refuse URLs longer than N characters [default: 2048]
+    #[arg(long, value_name = "N")]
+    pub max_url_length: Option<u32>,
+    /// Refuse URLs with a path segment repeated more than N times (/a/b/a/b/a/) [default: 2]
+    #[arg(long, value_name = "N")]
+    pub max_repeated_segment: Option<u32>,
+    /// At most N URLs of one host in the crawldb, across rounds [default: 100000]
+    #[arg(long, value_name = "N")]
+    pub host_budget: Option<u64>,
+    /// Follow at most the first N links of a page [default: 1000]
+    #[arg(long, value_name = "N")]
+    pub max_outlinks: Option<u32>,
+    /// Follow at most N redirects in a row [default: 5]
+    #[arg(long, value_name = "N")]
+    pub max_redirects: Option<u32>,
+    #[command(flatten)]
+    pub guard: AllowPrivateArg,
+}
+
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// Link selection strategy: bfs, tld-anchor, hard-focused, soft-focused,
+    /// server-aggressive, server-conservative, dir-conservative, ontology
+    /// (perfect: simulate only) [default: the crawl's, else bfs]
+    #[arg(long, value_name = "NAME")]
+    pub strategy: Option<String>,
+    /// Target language (ja, jpn, th, ...) [default: the crawl's]
+    #[arg(long)]
+    pub lang: Option<String>,
+    #[command(flatten)]
+    pub params: StrategyArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// The strategies' parameters; each unset one keeps the crawl's value
+/// (crawl.json), else its default.
+#[derive(Debug, Args)]
+pub struct StrategyArgs {
+    /// Tamura's T: irrelevant pages a server (or directory) may show before it is judged irrelevant [default: 10]
+    #[arg(long, value_name = "T")]
+    pub tolerance: Option<u32>,
+    /// tld-anchor: the target's ccTLDs, comma-separated [default: per language, e.g. jp; cn,tw,hk]
+    #[arg(long, value_name = "TLD,...", value_delimiter = ',')]
+    pub tld: Option<Vec<String>>,
+    /// Whether a Han-only anchor counts as Japanese or Chinese [default: true]
+    #[arg(long, value_name = "BOOL")]
+    pub han_matches: Option<bool>,
+    /// ontology: follow a link whose OBRS exceeds this [default: 5, the paper's Min_OntRel]
+    #[arg(long, value_name = "X")]
+    pub min_ont_rel: Option<f64>,
+    /// ontology: else follow it if its LARS (a rule probability) exceeds this [default: 0.3]
+    #[arg(long, value_name = "X")]
+    pub min_la_rel: Option<f64>,
+    /// ontology: the class sought [default: the class of the most important term]
+    #[arg(long, value_name = "CLASS")]
+    pub target_class: Option<String>,
+    /// ontology: importance table, CSV term,importance,class [default: sql/tables/importance.csv]
+    #[arg(long, value_name = "FILE")]
+    pub importance: Option<PathBuf>,
+    /// ontology: bilingual dictionary, CSV source_term,target_term [default: sql/tables/dictionary.csv]
+    #[arg(long, value_name = "FILE")]
+    pub dictionary: Option<PathBuf>,
+    /// ontology: class rules, CSV from_class,to_class,probability [default: sql/tables/class_rules.csv]
+    #[arg(long, value_name = "FILE")]
+    pub class_rules: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RefilterArgs {
+    #[command(flatten)]
+    pub update: UpdateArgs,
+    /// Name of the decision set written in each round (decisions-NAME) [default: the strategy's name]
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Rounds to refilter: A..B, A.., ..B or A [default: all merged rounds]
+    #[arg(long, value_name = "A..B")]
+    pub rounds: Option<crate::refilter::RoundRange>,
+    /// Print, per round, the set beside the crawl's own decisions (without --strategy: compare an existing set)
+    #[arg(long)]
+    pub compare: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CrawlArgs {
+    /// Inject this seeds file first
+    #[arg(long)]
+    pub seeds: Option<PathBuf>,
+    /// Rounds to run
+    #[arg(long, default_value_t = 3, value_parser = positive::<u32>)]
+    pub rounds: u32,
+    #[command(flatten)]
+    pub generate: GenerateArgs,
+    #[command(flatten)]
+    pub fetch: FetchArgs,
+    #[command(flatten)]
+    pub update: UpdateArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Also write one self-contained HTML file with the figures (harvest rate, coverage,
+    /// queue size, servers accessed) and tables; --crawl may name a simulation's output folder
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SqlArgs {
+    /// The query, e.g. "SELECT status, count(*) FROM crawldb GROUP BY status"
+    pub query: String,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Include the fetched bytes (`fetch.content`)
+    #[arg(long)]
+    pub content: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WebsimCommand {
+    /// Serve the synthetic web as an HTTP forward proxy on loopback; crawl it with --proxy
+    Serve(WebsimArgs),
+    /// Write a calibrated web graph (Tamura's Thai web, for any target) as Parquet, and print its statistics
+    Generate(GenerateWebArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateWebArgs {
+    /// Target language: tha, jpn, kor, cmn or hin (or th, ja, ko, zh, hi)
+    #[arg(long)]
+    pub lang: String,
+    /// Number of pages
+    #[arg(long, default_value_t = 100_000)]
+    pub pages: usize,
+    /// Seed of the generator: the same seed gives the same web
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The web directory to write (must not exist, or be empty)
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct WebsimArgs {
+    /// Serve this web graph (from `websim generate` or `graph export`) instead of the built-in web
+    #[arg(long, value_name = "DIR")]
+    pub web: Option<PathBuf>,
+    /// Address to listen on (loopback only; port 0 picks a free port)
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+    /// Seed of the generator: the same seed gives the same web
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of hosts
+    #[arg(long, default_value_t = 300)]
+    pub hosts: usize,
+    /// Number of pages, spread over the hosts
+    #[arg(long, default_value_t = 6000)]
+    pub pages: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Rounds to crawl
+    #[arg(long, default_value_t = 3, value_parser = positive::<u32>)]
+    pub rounds: u32,
+}
+
+/// A count that must be at least 1: `--top-n 0` is refused with "must be
+/// at least 1" rather than running with nothing to do.
+pub(super) fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(
+    text: &str,
+) -> Result<T, String> {
+    let value: T = text
+        .trim()
+        .parse()
+        .map_err(|_| "not a whole number".to_string())?;
+    if value < T::from(1) {
+        return Err("must be at least 1".into());
+    }
+    Ok(value)
+}
+
+impl Cli {
+    pub(super) fn crawl_dir(&self) -> PathBuf {
+        self.crawl
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_CRAWL))
+    }
+}
