@@ -12,24 +12,27 @@ WITH deferred_hosts AS (
     -- hosts that answered 429 or 503 and asked to be left alone until later
     SELECT DISTINCT host FROM hosts WHERE deferred_until > $now
 ),
-units AS (
-    SELECT CASE WHEN $cap_by = 'dir' THEN dir ELSE host END AS unit,
-           SUM(CASE WHEN status = 'fetched' THEN 1 ELSE 0 END) AS na,
-           SUM(CASE WHEN status = 'fetched' AND relevant THEN 1 ELSE 0 END) AS nr
+queued AS (
+    -- Na and Nr of each URL's server (directory) by window, not by a join:
+    -- windows sort, and a sort spills to disk when memory runs short.
+    SELECT url, host, depth, priority, status, retries, retry_round,
+           CASE WHEN $cap_by = 'dir' THEN dir ELSE host END AS unit,
+           SUM(CASE WHEN status = 'fetched' THEN 1 ELSE 0 END)
+               OVER (PARTITION BY CASE WHEN $cap_by = 'dir' THEN dir ELSE host END) AS na,
+           SUM(CASE WHEN status = 'fetched' AND relevant THEN 1 ELSE 0 END)
+               OVER (PARTITION BY CASE WHEN $cap_by = 'dir' THEN dir ELSE host END) AS nr
     FROM crawldb
-    GROUP BY 1
 ),
 candidates AS (
-    SELECT c.url, c.host, c.depth, c.priority, u.na, u.nr,
-           row_number() OVER (PARTITION BY c.host ORDER BY c.priority DESC, c.depth, c.url) AS host_rank,
-           row_number() OVER (PARTITION BY u.unit ORDER BY c.priority DESC, c.depth, c.url) AS unit_rank
-    FROM crawldb c
-    JOIN units u ON u.unit = CASE WHEN $cap_by = 'dir' THEN c.dir ELSE c.host END
-    WHERE (c.status = 'unfetched'
-           OR (c.status = 'error' AND c.retries < $max_retries))
+    SELECT url, host, depth, priority, na, nr,
+           row_number() OVER (PARTITION BY host ORDER BY priority DESC, depth, url) AS host_rank,
+           row_number() OVER (PARTITION BY unit ORDER BY priority DESC, depth, url) AS unit_rank
+    FROM queued
+    WHERE (status = 'unfetched'
+           OR (status = 'error' AND retries < $max_retries))
       -- a failed or deferred URL waits until its retry round
-      AND coalesce(c.retry_round, 0) <= $round
-      AND c.host NOT IN (SELECT host FROM deferred_hosts)
+      AND coalesce(retry_round, 0) <= $round
+      AND host NOT IN (SELECT host FROM deferred_hosts)
 ),
 ranked AS (
     SELECT url, host, depth, priority,
