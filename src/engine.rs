@@ -285,19 +285,6 @@ impl Engine {
 
     /// Counts the rows of a registered table; with `where_true`, only the
     /// rows where that boolean column is true.
-    /// Plans joins as sort-merge joins, which spill to disk, instead of hash
-    /// joins, whose build side must fit in `--memory-limit`: slower on small
-    /// inputs, but a join of millions of rows then fits any memory limit.
-    pub fn prefer_spilling_joins(&self) {
-        self.ctx
-            .state_ref()
-            .write()
-            .config_mut()
-            .options_mut()
-            .optimizer
-            .prefer_hash_join = false;
-    }
-
     pub async fn count_rows(&self, table: &str, where_true: Option<&str>) -> Result<usize> {
         let mut df = self.ctx.table(table).await.map_err(Error::sql(table))?;
         if let Some(column) = where_true {
@@ -372,30 +359,6 @@ fn with_context(error: Error, context: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    async fn plan_and_rows(engine: &Engine, sql: &str) -> (String, String) {
-        let df = engine.ctx.sql(sql).await.unwrap();
-        let plan = format!("{:?}", df.clone().create_physical_plan().await.unwrap());
-        let batches = df.collect().await.unwrap();
-        let rows = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
-            .unwrap()
-            .to_string();
-        (plan, rows)
-    }
-
-    #[tokio::test]
-    async fn spilling_joins_are_sort_merge_joins_with_the_same_rows() {
-        let engine = Engine::new(None);
-        let sql = "SELECT a.x, b.y FROM (SELECT x FROM (VALUES (1), (2), (3)) t(x)) a \
-                   LEFT JOIN (SELECT x, x * 10 AS y FROM (VALUES (2), (3), (4)) t(x)) b ON a.x = b.x \
-                   ORDER BY a.x";
-        let (hash_plan, hash_rows) = plan_and_rows(&engine, sql).await;
-        engine.prefer_spilling_joins();
-        let (merge_plan, merge_rows) = plan_and_rows(&engine, sql).await;
-        assert!(hash_plan.contains("HashJoinExec"), "{hash_plan}");
-        assert!(merge_plan.contains("SortMergeJoin"), "{merge_plan}");
-        assert_eq!(hash_rows, merge_rows);
-    }
 
     #[test]
     fn placeholders_match_whole_names() {

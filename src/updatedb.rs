@@ -11,10 +11,6 @@ use crate::store::schema::{CRAWLDB, DECISIONS};
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
 use crate::strategy::LinkSelection;
 
-/// Crawldb size (URLs) above which updatedb's joins are sort-merge joins
-/// that spill, so a national-scale crawldb fits the memory limit.
-const SPILLING_JOINS_ABOVE: usize = 1_000_000;
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct UpdateReport {
     pub round: u32,
@@ -50,9 +46,6 @@ pub async fn run(
     register_round(engine, crawl, round).await?;
     let params = selection.sql_params().set("round", round.0 as i32);
     let crawldb_before = engine.count_rows("crawldb", None).await?;
-    if crawldb_before > SPILLING_JOINS_ABOVE {
-        engine.prefer_spilling_joins();
-    }
     let links = engine.count_rows("links", None).await?;
 
     let views = [
