@@ -340,7 +340,7 @@ fn run_error(error: DataFusionError) -> Error {
     if let DataFusionError::ResourcesExhausted(what) = error.find_root() {
         let what = what.lines().next().unwrap_or_default();
         return Error::Other(format!(
-            "running query: it needs more memory than --memory-limit gives ({what}); raise it, e.g. --memory-limit 4GiB"
+            "running query: it needs more memory than --memory-limit gives ({what}); raise --memory-limit above that pool size"
         ));
     }
     Error::sql("running query")(error)
