@@ -14,7 +14,7 @@ use datafusion::datasource::MemTable;
 use datafusion::error::DataFusionError;
 use datafusion::execution::context::{SQLOptions, SessionConfig, SessionContext};
 use datafusion::execution::disk_manager::DiskManagerBuilder;
-use datafusion::execution::memory_pool::FairSpillPool;
+use datafusion::execution::memory_pool::{FairSpillPool, MemoryPool, UnboundedMemoryPool};
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::ParquetReadOptions;
 use datafusion::scalar::ScalarValue;
@@ -124,8 +124,13 @@ impl Engine {
         let config = SessionConfig::new()
             .with_information_schema(true)
             .with_target_partitions(std::thread::available_parallelism().map_or(2, |n| n.get()));
+        let pool: Arc<dyn MemoryPool> = if memory_limit == crate::memory::UNLIMITED {
+            Arc::new(UnboundedMemoryPool::default())
+        } else {
+            Arc::new(FairSpillPool::new(memory_limit))
+        };
         let runtime = RuntimeEnvBuilder::new()
-            .with_memory_pool(Arc::new(FairSpillPool::new(memory_limit)))
+            .with_memory_pool(pool)
             .with_disk_manager_builder(DiskManagerBuilder::default())
             .build_arc();
         let ctx = match runtime {

@@ -29,8 +29,9 @@ pub struct Cli {
     pub quiet: bool,
 
     /// Memory for the SQL steps (sorts, joins and aggregates spill to disk
-    /// under TMPDIR beyond it), e.g. 512MiB, 2GiB, 1.5G [default: half the
-    /// RAM, at most 2GiB]
+    /// under TMPDIR beyond it), e.g. 512MiB, 2GiB, 1.5G, or none (hash joins
+    /// cannot spill: an updatedb over a crawldb of millions of URLs may need
+    /// more, or none) [default: three quarters of the RAM]
     #[arg(long, global = true, value_name = "SIZE", value_parser = crate::memory::parse_limit)]
     pub memory_limit: Option<usize>,
 
