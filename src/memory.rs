@@ -1,8 +1,6 @@
-//! Memory sizes: `--memory-limit` values (`512MiB`, `2GiB`, `1.5G`), the
-//! default limit for this machine, and the process's peak resident memory.
+//! Memory sizes: `--memory-limit` values (`512MiB`, `2GiB`, `1.5G`, `none`),
+//! the default (none), and the process's peak resident memory.
 
-/// The default `--memory-limit` where the RAM cannot be read.
-pub const FALLBACK_LIMIT: usize = 2 << 30;
 /// The smallest limit accepted: below it DataFusion cannot run a join.
 pub const MIN_LIMIT: usize = 16 << 20;
 
@@ -56,13 +54,14 @@ pub fn parse_limit(text: &str) -> Result<usize, String> {
     Ok(bytes)
 }
 
-/// The default memory limit: three quarters of the machine's RAM (2 GiB
-/// when the RAM cannot be read). The pool counts DataFusion's estimates,
-/// which run well above what a query really holds: an updatedb of a
-/// 10M-URL crawldb peaks at 1.9 GiB resident but does not fit an 8 GiB
-/// pool, so a tighter default would stop crawls that fit the machine.
+/// The default memory limit: none. The pool counts DataFusion's estimates,
+/// which run far above what a query really holds: an updatedb of a
+/// 10M-URL crawldb peaks at 1.9 GiB resident without a pool, but does not
+/// fit a pool of 17.7 GiB (three quarters of a 23 GiB machine), so any
+/// default pool would stop crawls that fit the machine. A user who wants
+/// sorts to spill sets one.
 pub fn default_limit() -> usize {
-    total_ram().map_or(FALLBACK_LIMIT, |ram| (ram / 4 * 3).max(MIN_LIMIT))
+    UNLIMITED
 }
 
 /// `bytes` as a short size: `512 MiB`, `2.0 GiB`.
@@ -74,11 +73,6 @@ pub fn format_size(bytes: usize) -> String {
     } else {
         format!("{:.0} MiB", bytes / (1u64 << 20) as f64)
     }
-}
-
-/// The machine's RAM (`MemTotal` of `/proc/meminfo`), where it can be read.
-fn total_ram() -> Option<usize> {
-    proc_kib("/proc/meminfo", "MemTotal:")
 }
 
 /// This process's peak resident memory (`VmHWM` of `/proc/self/status`), in
@@ -120,14 +114,12 @@ mod tests {
     }
 
     #[test]
-    fn a_limit_is_at_least_16_mib_and_the_default_fits_a_small_machine() {
+    fn a_limit_is_at_least_16_mib_and_there_is_none_by_default() {
         assert!(parse_limit("1MiB").unwrap_err().contains("at least 16MiB"));
         assert!(parse_limit("0").is_err());
         assert_eq!(parse_limit("16MiB"), Ok(MIN_LIMIT));
         assert_eq!(parse_limit("none"), Ok(UNLIMITED));
-        let default = default_limit();
-        let ram = total_ram().unwrap_or(FALLBACK_LIMIT / 3 * 4);
-        assert!(default >= MIN_LIMIT && default < ram, "{default} of {ram}");
+        assert_eq!(default_limit(), UNLIMITED);
         assert_eq!(format_size(2 << 30), "2.0 GiB");
         assert_eq!(format_size(512 << 20), "512 MiB");
     }

@@ -28,10 +28,10 @@ pub struct Cli {
     #[arg(long, short, global = true)]
     pub quiet: bool,
 
-    /// Memory for the SQL steps (sorts, joins and aggregates spill to disk
-    /// under TMPDIR beyond it), e.g. 512MiB, 2GiB, 1.5G, or none (hash joins
-    /// cannot spill: an updatedb over a crawldb of millions of URLs may need
-    /// more, or none) [default: three quarters of the RAM]
+    /// Memory pool for the SQL steps (sorts and aggregates spill to disk under
+    /// TMPDIR beyond it), e.g. 8GiB, or none. The pool counts DataFusion's
+    /// estimates, far above real use (an updatedb of 10M URLs holds 1.9 GiB
+    /// but needs more than a 17 GiB pool) [default: none]
     #[arg(long, global = true, value_name = "SIZE", value_parser = crate::memory::parse_limit)]
     pub memory_limit: Option<usize>,
 
