@@ -3,6 +3,7 @@
 
 mod errors;
 mod focused;
+mod golden;
 mod hostile;
 mod hostile_server;
 mod langid;
