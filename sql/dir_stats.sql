@@ -1,13 +1,13 @@
 -- dir_stats: the server view at top-directory granularity (host + first
 -- path segment), for directory-based strategies.
--- inputs:  pages (crawldb rows)
+-- inputs:  crawldb_after_round (crawldb rows as link selection sees them)
 -- params:  $tolerance (T)
 -- output:  dir, host, na, nr, state
 WITH counts AS (
     SELECT dir, host,
            SUM(CASE WHEN status = 'fetched' THEN 1 ELSE 0 END) AS na,
            SUM(CASE WHEN status = 'fetched' AND relevant THEN 1 ELSE 0 END) AS nr
-    FROM pages
+    FROM crawldb_after_round
     GROUP BY dir, host
 )
 SELECT dir, host, na, nr,

@@ -1,13 +1,12 @@
 -- link_facts: every link of the round with the facts the strategies decide
--- on: is its source page relevant, do its TLD and anchor point at the
--- target, and the Tamura states of the source and destination servers and
--- top-level directories (an unknown server or directory is unvisited: Na = 0).
--- inputs:  links, pages (crawldb rows with the round applied), servers, dirs,
---          target_tlds (tld)
+-- on — facts only, no verdicts: is its source page relevant and how was it
+-- prioritized, do its TLD and anchor point at the target, and the Tamura
+-- states of the source and destination servers and top-level directories
+-- (an unknown server or directory is unvisited: Na = 0). Each strategy
+-- turns these into its own accepted, priority and reason.
+-- inputs:  links, crawldb_after_round, servers, dirs, target_tlds (tld)
 -- params:  $target_lang, $han_matches
--- output:  one row per link; focus_priority and focus_reason are the
---          page-language rule of Tamura's Fig. 3 (links from relevant pages
---          high, others low; a redirect keeps its URL's priority)
+-- output:  one row per link
 SELECT l.src_url,
        l.dst_url AS url,
        l.kind,
@@ -20,23 +19,16 @@ SELECT l.src_url,
        l.dst_tld,
        coalesce(p.relevant, false) AS src_relevant,
        coalesce(p.priority, 0.0) AS src_priority,
-       l.anchor_lang = $target_lang
-           OR ($han_matches AND l.anchor_lang = 'han' AND $target_lang IN ('jpn', 'cmn')) AS anchor_on_target,
+       anchor_matches(l.anchor_lang, $target_lang, $han_matches) AS anchor_on_target,
        t.tld IS NOT NULL AS tld_on_target,
        coalesce(ss.nr, 0) AS src_server_nr,
        coalesce(ds.na, 0) AS dst_server_na,
        coalesce(ds.state, 'undecided') AS dst_server_state,
        coalesce(sd.nr, 0) AS src_dir_nr,
        coalesce(dd.na, 0) AS dst_dir_na,
-       coalesce(dd.state, 'undecided') AS dst_dir_state,
-       CASE WHEN l.kind = 'redirect' THEN coalesce(p.priority, 0.0)
-            WHEN p.relevant THEN 1.0
-            ELSE 0.0 END AS focus_priority,
-       CASE WHEN l.kind = 'redirect' THEN 'redirect'
-            WHEN p.relevant THEN 'from-relevant-page'
-            ELSE 'from-irrelevant-page' END AS focus_reason
+       coalesce(dd.state, 'undecided') AS dst_dir_state
 FROM links l
-LEFT JOIN pages p ON p.url = l.src_url
+LEFT JOIN crawldb_after_round p ON p.url = l.src_url
 LEFT JOIN target_tlds t ON t.tld = reverse(split_part(reverse(l.dst_tld), '.', 1))
 LEFT JOIN servers ss ON ss.host = l.src_host
 LEFT JOIN servers ds ON ds.host = l.dst_host

@@ -1,20 +1,16 @@
 -- merge_crawldb: the next crawldb — this round's pages, with queued URLs
 -- whose priority a link raised and URLs pruned from the queue (`skipped`),
 -- plus every accepted new URL once, at its best priority and shallowest depth
--- (a redirect target is one deeper than the redirect, and counts its hop).
--- inputs:  pages (crawldb with the round applied), decisions, links
+-- (each decision carries the depth, redirect hops and URL parts it gives).
+-- inputs:  crawldb_after_round, decisions
 -- params:  $round
 -- output:  crawldb rows
 WITH accepted AS (
-    SELECT d.url, d.priority, d.src_url,
-           l.dst_host, l.dst_domain, l.dst_tld, l.dst_dir, l.anchor,
-           p.depth + 1 AS depth,
-           CASE WHEN l.kind = 'redirect' THEN coalesce(p.redirect_hops, 0) + 1 ELSE 0 END AS redirect_hops,
-           row_number() OVER (PARTITION BY d.url ORDER BY d.priority DESC, p.depth, d.src_url) AS pick
-    FROM decisions d
-    JOIN links l ON l.src_url = d.src_url AND l.dst_url = d.url
-    JOIN pages p ON p.url = d.src_url
-    WHERE d.accepted AND d.reason <> 'priority-raised'
+    SELECT url, priority, src_url,
+           dst_host, dst_domain, dst_tld, dst_dir, anchor, depth, redirect_hops,
+           row_number() OVER (PARTITION BY url ORDER BY priority DESC, depth, src_url) AS pick
+    FROM decisions
+    WHERE accepted AND reason <> 'priority-raised'
 ),
 raised AS (
     SELECT url, max(priority) AS priority
@@ -33,7 +29,7 @@ SELECT p.url, p.host, p.domain, p.tld, p.dir,
        p.discovered_round, p.fetched_round, p.http_status, p.redirect_to, p.lang,
        p.lang_confidence, p.lang_source, p.relevant, p.digest, p.found_from, p.found_anchor,
        p.redirect_hops, p.retry_round
-FROM pages p
+FROM crawldb_after_round p
 LEFT JOIN raised r ON r.url = p.url
 LEFT JOIN pruned x ON x.url = p.url
 UNION ALL

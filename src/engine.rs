@@ -224,6 +224,34 @@ impl Engine {
         registered.map_err(Error::sql(format!("reading segment {}", dir.display())))
     }
 
+    /// Registers the Parquet files of a segment folder as table `name`, read
+    /// with `schema` with every column nullable: a column a file lacks (a
+    /// segment written by an older version) reads as NULL.
+    pub async fn register_segment_as(
+        &self,
+        name: &str,
+        dir: &Path,
+        schema: &SchemaRef,
+    ) -> Result<()> {
+        self.deregister(name)?;
+        let fields: Vec<_> = schema
+            .fields()
+            .iter()
+            .map(|f| f.as_ref().clone().with_nullable(true))
+            .collect();
+        let nullable = datafusion::arrow::datatypes::Schema::new(fields);
+        let path = dir.to_string_lossy();
+        let options = ParquetReadOptions::default().schema(&nullable);
+        let registered = self
+            .ctx
+            .register_parquet(name, path.as_ref(), options)
+            .await;
+        if registered.is_err() {
+            crate::store::segment::check_footers(dir)?;
+        }
+        registered.map_err(Error::sql(format!("reading segment {}", dir.display())))
+    }
+
     /// Registers an empty table with `schema` (a segment that does not exist yet).
     pub fn register_empty(&self, name: &str, schema: SchemaRef) -> Result<()> {
         self.deregister(name)?;
@@ -341,6 +369,14 @@ impl Engine {
 }
 
 /// A query's failure; running out of the memory pool says what to do.
+/// The current time as a SQL parameter (`$now`, a UTC timestamp).
+pub fn now() -> ScalarValue {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    ScalarValue::TimestampMillisecond(Some(ms), Some("UTC".into()))
+}
+
 fn run_error(error: DataFusionError) -> Error {
     if let DataFusionError::ResourcesExhausted(what) = error.find_root() {
         let what = what.lines().next().unwrap_or_default();

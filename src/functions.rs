@@ -5,13 +5,16 @@
 //!   literal private, loopback, link-local... address, or `localhost`), or
 //!   NULL (`crate::address::blocked_host`);
 //! - `repeated_segment(url)`: how often the most repeated segment of the
-//!   URL's path occurs (`/a/b/a/b/a/` → 3), the sign of a relative-link trap.
+//!   URL's path occurs (`/a/b/a/b/a/` → 3), the sign of a relative-link trap;
+//! - `anchor_matches(anchor_lang, target_lang, han_matches)`: whether an
+//!   anchor's language counts as the target (`crate::lang::matches_target`,
+//!   the one definition of that rule).
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{ArrayRef, Int32Array, StringArray};
+use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, Int32Array, StringArray};
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::cast::as_string_array;
+use datafusion::common::cast::{as_boolean_array, as_string_array};
 use datafusion::error::Result as DfResult;
 use datafusion::logical_expr::{create_udf, ColumnarValue, Volatility};
 use datafusion::prelude::SessionContext;
@@ -45,6 +48,30 @@ pub fn register(ctx: &SessionContext) {
             })
         }),
     ));
+    ctx.register_udf(create_udf(
+        "anchor_matches",
+        vec![DataType::Utf8, DataType::Utf8, DataType::Boolean],
+        DataType::Boolean,
+        Volatility::Immutable,
+        Arc::new(anchor_matches),
+    ));
+}
+
+/// `anchor_matches(anchor_lang, target_lang, han_matches)`, row by row.
+fn anchor_matches(args: &[ColumnarValue]) -> DfResult<ColumnarValue> {
+    let arrays = ColumnarValue::values_to_arrays(args)?;
+    let anchor = as_string_array(&arrays[0])?;
+    let target = as_string_array(&arrays[1])?;
+    let han = as_boolean_array(&arrays[2])?;
+    let out: BooleanArray = (0..anchor.len())
+        .map(|i| {
+            let valid = anchor.is_valid(i) && target.is_valid(i) && han.is_valid(i);
+            valid.then(|| {
+                crate::lang::matches_target(anchor.value(i), target.value(i), han.value(i))
+            })
+        })
+        .collect();
+    Ok(ColumnarValue::Array(Arc::new(out)))
 }
 
 /// Applies `f` to the single string argument of a function.
@@ -91,7 +118,8 @@ mod tests {
         let ctx = SessionContext::new();
         register(&ctx);
         let batches = ctx
-            .sql("SELECT blocked_address('169.254.169.254') AS b, blocked_address('a.jp') AS p, repeated_segment('http://h/a/b/a/b/a/') AS r")
+            .sql("SELECT blocked_address('169.254.169.254') AS b, blocked_address('a.jp') AS p, repeated_segment('http://h/a/b/a/b/a/') AS r, \
+                  anchor_matches('han', 'cmn', true) AS m, anchor_matches('han', 'kor', true) AS k")
             .await
             .unwrap()
             .collect()
@@ -100,6 +128,9 @@ mod tests {
         let text = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
             .unwrap()
             .to_string();
-        assert!(text.contains("| link-local |   | 3 |"), "{text}");
+        assert!(
+            text.contains("| link-local |   | 3 | true | false |"),
+            "{text}"
+        );
     }
 }

@@ -5,7 +5,6 @@
 
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
-use crate::inject::register_crawldb;
 use crate::store::schema::FETCHLIST;
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
 use crate::strategy::Prune;
@@ -58,11 +57,11 @@ pub async fn run(
         )));
     }
     let round = next_round(crawl)?;
-    register_crawldb(engine, crawl).await?;
+    crate::catalog::crawldb(engine, crawl).await?;
     let config = settle_max_retries(crawl, options.max_retries)?;
     let max_retries = config.limits.max_retries;
     let (cap_by, tolerance) = undecided_cap(&config);
-    crate::fetch::hosts::register(engine, crawl).await?;
+    crate::catalog::hosts(engine, crawl).await?;
     let params = Params::new()
         .set("cap_by", cap_by)
         .set("tolerance", tolerance as i64)
@@ -70,7 +69,7 @@ pub async fn run(
         .set("max_per_host", options.max_per_host as i64)
         .set("max_retries", i64::from(max_retries))
         .set("round", round.0 as i32)
-        .set("now", crate::fetch::hosts::now_param());
+        .set("now", crate::engine::now());
     let df = engine.query_file("generate.sql", &params).await?;
     let round_dir = crawl.round_dir(round);
     std::fs::create_dir_all(&round_dir).map_err(Error::io(&round_dir))?;

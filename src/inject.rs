@@ -116,7 +116,7 @@ pub async fn run(
         current.save(&crawl)?;
     }
     let merged = crawl.merged_round()?;
-    register_crawldb(engine, &crawl).await?;
+    crate::catalog::crawldb(engine, &crawl).await?;
     engine.register_batches("seeds", seed_schema(), vec![seed_batch(&seeds)])?;
     let df = engine
         .query_file("inject.sql", &Params::new().set("round", merged.0 as i32))
@@ -137,15 +137,6 @@ pub async fn run(
     };
     CrawlConfig::record(&crawl, "inject", merged.0, &report.to_string())?;
     Ok(report)
-}
-
-/// Registers the current crawldb as `crawldb`, or an empty one if there is none.
-pub async fn register_crawldb(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
-    if crawl.has_crawldb() {
-        engine.register_segment("crawldb", &crawl.crawldb()).await
-    } else {
-        engine.register_empty("crawldb", CRAWLDB.clone())
-    }
 }
 
 fn seed_schema() -> Arc<Schema> {

@@ -6,6 +6,7 @@
 //! `sql/` and run through `engine`.
 
 pub mod address;
+pub mod catalog;
 pub mod cli;
 pub mod crawl;
 pub mod demo;

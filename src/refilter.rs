@@ -10,7 +10,6 @@ use serde::Serialize;
 
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
-use crate::inject::register_crawldb;
 use crate::store::schema::DECISIONS;
 use crate::store::{
     valid_set_name, CrawlDir, Phase, RoundId, SegmentWriter, StrategyParams, CRAWL_DECISION_SET,
@@ -104,7 +103,6 @@ pub async fn run(
         )));
     }
     let rounds = rounds_to_refilter(crawl, options.rounds)?;
-    register_crawldb(engine, crawl).await?;
     let mut done = Vec::new();
     for round in rounds {
         done.push(refilter_round(engine, crawl, options, round).await?);
@@ -135,16 +133,9 @@ async fn refilter_round(
     options: &RefilterOptions,
     round: RoundId,
 ) -> Result<RoundRefiltered> {
-    for phase in [Phase::Links, Phase::Parse] {
-        engine
-            .register_segment(phase.dir_name(), &crawl.segment(round, phase))
-            .await?;
-    }
     let selection = &options.selection;
     let params = selection.sql_params().set("round", round.0 as i32);
-    engine
-        .register_query_views(&[("pages", "crawldb_at_round.sql")], &params)
-        .await?;
+    crate::catalog::crawldb_at_round(engine, crawl, round, &params).await?;
     selection.register_inputs(engine).await?;
     let decisions = selection.link_decisions(engine).await?;
     let dir = crawl.decision_set(round, &options.name);
@@ -160,7 +151,7 @@ async fn refilter_round(
     let json = serde_json::to_string_pretty(&provenance).expect("provenance serializes");
     std::fs::write(&path, json).map_err(Error::io(&path))?;
     let links = staged.replace()?;
-    engine.register_segment("refiltered_round", &dir).await?;
+    crate::catalog::segment(engine, "refiltered_round", &dir, &DECISIONS).await?;
     let accepted = engine
         .count_rows("refiltered_round", Some("accepted"))
         .await?;
@@ -175,7 +166,7 @@ async fn refilter_round(
 /// accepted by each, decisions that differ, target share of the accepted
 /// links whose pages were fetched).
 pub async fn compare(engine: &Engine, crawl: &CrawlDir, name: &str) -> Result<Vec<RecordBatch>> {
-    crate::report::register_crawl(engine, crawl, false).await?;
+    crate::catalog::whole_crawl(engine, crawl, false).await?;
     let exists = crawl
         .rounds()?
         .into_iter()

@@ -4,11 +4,11 @@
 //! unfetched, raises the priority of queued URLs a link favoured, and marks
 //! URLs pruned from the queue `skipped`.
 
+use crate::catalog;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
-use crate::inject::register_crawldb;
 use crate::store::schema::{CRAWLDB, DECISIONS};
-use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
+use crate::store::{CrawlConfig, CrawlDir, Phase, SegmentWriter};
 use crate::strategy::LinkSelection;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -43,16 +43,10 @@ pub async fn run(
     if stale.exists() {
         std::fs::remove_dir_all(&stale).map_err(Error::io(&stale))?;
     }
-    register_round(engine, crawl, round).await?;
     let params = selection.sql_params().set("round", round.0 as i32);
+    catalog::crawldb_after_round(engine, crawl, round, &params).await?;
     let crawldb_before = engine.count_rows("crawldb", None).await?;
     let links = engine.count_rows("links", None).await?;
-
-    let views = [
-        ("round_pages", "round_pages.sql"),
-        ("pages", "apply_fetch.sql"),
-    ];
-    engine.register_query_views(&views, &params).await?;
     selection.register_inputs(engine).await?;
 
     let decisions = selection.decisions(engine).await?;
@@ -60,7 +54,7 @@ pub async fn run(
         .write(decisions, SegmentWriter::create(&stale, DECISIONS.clone())?)
         .await?;
     staged.commit()?;
-    engine.register_segment("decisions", &stale).await?;
+    catalog::segment(engine, "decisions", &stale, &DECISIONS).await?;
     let accepted = engine.count_rows("decisions", Some("accepted")).await?;
     let skipped = engine.count_rows("decisions", None).await? - links;
 
@@ -83,14 +77,4 @@ pub async fn run(
     };
     CrawlConfig::record(crawl, "updatedb", round.0, &report.to_string())?;
     Ok(report)
-}
-
-async fn register_round(engine: &Engine, crawl: &CrawlDir, round: RoundId) -> Result<()> {
-    register_crawldb(engine, crawl).await?;
-    for phase in [Phase::Fetch, Phase::Parse, Phase::Links] {
-        engine
-            .register_segment(phase.dir_name(), &crawl.segment(round, phase))
-            .await?;
-    }
-    Ok(())
 }

@@ -14,10 +14,11 @@ JOIN web_links l ON l.src_url = f.url
 JOIN web_pages w ON w.url = f.url
 WHERE f.status = 'fetched'
 UNION ALL
-SELECT f.url, f.host, CAST(NULL AS VARCHAR),
-       d.url, d.host, d.domain, d.tld, d.dir,
-       '', 'und', '',
-       false, 'redirect', CAST(NULL AS VARCHAR), CAST(0 AS INT)
+SELECT f.url AS src_url, f.host AS src_host, CAST(NULL AS VARCHAR) AS src_lang,
+       d.url AS dst_url, d.host AS dst_host, d.domain AS dst_domain, d.tld AS dst_tld,
+       d.dir AS dst_dir, '' AS anchor, 'und' AS anchor_lang, '' AS context,
+       false AS nofollow, 'redirect' AS kind, CAST(NULL AS VARCHAR) AS hreflang,
+       CAST(0 AS INT) AS position
 FROM fetch f
 JOIN web_pages d ON d.url = f.redirect_to
 WHERE f.status = 'redirect'

@@ -7,5 +7,7 @@ SELECT src_url,
        url,
        kind = 'redirect' OR src_relevant AS accepted,
        CAST(0.0 AS DOUBLE) AS priority,
-       focus_reason AS reason
+       CASE WHEN kind = 'redirect' THEN 'redirect'
+            WHEN src_relevant THEN 'from-relevant-page'
+            ELSE 'from-irrelevant-page' END AS reason
 FROM link_facts

@@ -2,6 +2,8 @@
 -- server with Nr = 0 (undecided or irrelevant) may not open an unvisited
 -- server (Na = 0); links to servers already visited but undecided are still
 -- followed, to settle their state early.
+-- Priority (Tamura's Fig. 3): 1 for a link of a relevant page, else 0; a
+-- redirect keeps its URL's priority.
 -- inputs:  link_facts
 -- params:  none ($tolerance acts through the server view)
 -- output:  src_url, url, accepted, priority, reason
@@ -9,9 +11,13 @@ SELECT src_url,
        url,
        dst_server_state <> 'irrelevant'
            AND NOT (kind <> 'redirect' AND src_server_nr = 0 AND dst_server_na = 0) AS accepted,
-       focus_priority AS priority,
+       CASE WHEN kind = 'redirect' THEN src_priority
+            WHEN src_relevant THEN 1.0
+            ELSE 0.0 END AS priority,
        CASE WHEN dst_server_state = 'irrelevant' THEN 'irrelevant-server'
             WHEN kind <> 'redirect' AND src_server_nr = 0 AND dst_server_na = 0
                 THEN 'unvisited-server-from-irrelevant'
-            ELSE focus_reason END AS reason
+            WHEN kind = 'redirect' THEN 'redirect'
+            WHEN src_relevant THEN 'from-relevant-page'
+            ELSE 'from-irrelevant-page' END AS reason
 FROM link_facts

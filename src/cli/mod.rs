@@ -85,7 +85,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Crawl(args) => run_crawl(&engine, &root, args, quiet).await?,
         Command::Sql(args) => {
             let crawl = CrawlDir::open_read_only(&root)?;
-            crate::report::register_crawl(&engine, &crawl, args.content).await?;
+            crate::catalog::whole_crawl(&engine, &crawl, args.content).await?;
             let batches = crate::report::query(&engine, &args.query).await?;
             print!(
                 "{}",

@@ -6,7 +6,6 @@
 //! and copying the others batch by batch.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
@@ -15,9 +14,7 @@ use datafusion::arrow::array::{
 };
 use datafusion::arrow::compute::filter_record_batch;
 
-use super::backoff::now_ms;
 use super::robots::RobotsAnswer;
-use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::store::rows::{column, opt_str};
 use crate::store::schema::HOSTS;
@@ -48,30 +45,10 @@ impl HostRecord {
     }
 }
 
-/// The folder of the hosts table.
-pub fn dir(crawl: &CrawlDir) -> PathBuf {
-    crawl.root().join("hosts")
-}
-
-/// Registers the hosts table as `hosts` (empty if no fetch wrote one yet).
-pub async fn register(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
-    let dir = dir(crawl);
-    if dir.is_dir() {
-        engine.register_segment("hosts", &dir).await
-    } else {
-        engine.register_empty("hosts", HOSTS.clone())
-    }
-}
-
-/// The current time as a SQL parameter (`$now`, a UTC timestamp).
-pub fn now_param() -> datafusion::scalar::ScalarValue {
-    datafusion::scalar::ScalarValue::TimestampMillisecond(Some(now_ms()), Some("UTC".into()))
-}
-
 /// The rows of `hosts` (the others are not read into memory).
 pub fn load(crawl: &CrawlDir, hosts: &HashSet<&str>) -> Result<HashMap<String, HostRecord>> {
     let mut found = HashMap::new();
-    let dir = dir(crawl);
+    let dir = crawl.hosts();
     if !dir.is_dir() {
         return Ok(found);
     }
@@ -91,7 +68,7 @@ pub fn load(crawl: &CrawlDir, hosts: &HashSet<&str>) -> Result<HashMap<String, H
 /// Rewrites the table: the old rows of other hosts that are still current,
 /// then `records` (those still current at `now_ms`).
 pub fn save(crawl: &CrawlDir, records: &[HostRecord], now_ms: i64) -> Result<()> {
-    let dir = dir(crawl);
+    let dir = crawl.hosts();
     let mut writer = SegmentWriter::create(&dir, HOSTS.clone())?;
     let ours: HashSet<&str> = records.iter().map(|r| r.host.as_str()).collect();
     if dir.is_dir() {
@@ -259,6 +236,6 @@ mod tests {
         save(&crawl, &[again.clone()], now + 1).unwrap();
         let loaded = load(&crawl, &all).unwrap();
         assert_eq!((loaded["a.jp"].failures, loaded.len()), (2, 2));
-        assert!(!dir(&crawl).with_file_name("hosts.tmp").exists());
+        assert!(!crawl.hosts().with_file_name("hosts.tmp").exists());
     }
 }

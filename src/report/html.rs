@@ -76,7 +76,7 @@ pub async fn write(engine: &Engine, root: &Path, out: &Path) -> Result<usize> {
 
 async fn crawl(engine: &Engine, crawl: &CrawlDir) -> Result<(String, Vec<Series>, Vec<Section>)> {
     let config = CrawlConfig::load(crawl)?;
-    crate::inject::register_crawldb(engine, crawl).await?;
+    crate::catalog::crawldb(engine, crawl).await?;
     let params = Params::new().set("strategy", config.strategy.as_str());
     let df = engine.query_file("crawl_metrics.sql", &params).await?;
     let series = series(&engine.collect(df).await?)?;
@@ -106,7 +106,7 @@ async fn simulation(engine: &Engine, sim: &SimDir) -> Result<(String, Vec<Series
     for s in &series {
         let crawl = CrawlDir::open_read_only(sim.crawl(&s.strategy))?;
         let target = CrawlConfig::load(&crawl)?.target_lang.unwrap_or_default();
-        crate::inject::register_crawldb(engine, &crawl).await?;
+        crate::catalog::crawldb(engine, &crawl).await?;
         sections.push(Section {
             heading: format!("Pages per language: {} (target {target})", s.strategy),
             table: html_table(&super::language_report(engine, &target).await?)?,

@@ -29,7 +29,7 @@ pub async fn run(engine: &Engine, crawl: &CrawlDir, out: &Path) -> Result<Export
             crawl.root().display()
         ))
     })?;
-    crate::report::register_crawl(engine, crawl, false).await?;
+    crate::catalog::whole_crawl(engine, crawl, false).await?;
     if engine.context().table("links").await.is_err() {
         return Err(Error::NothingToDo(format!(
             "{}: no round has links yet; crawl a round first",

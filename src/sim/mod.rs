@@ -212,7 +212,7 @@ async fn crawl_rounds(
         let round = RoundId(report.round);
         look_up_round(engine, crawl, round).await?;
         crate::updatedb::run(engine, crawl, selection).await?;
-        crate::inject::register_crawldb(engine, crawl).await?;
+        crate::catalog::crawldb(engine, crawl).await?;
         let params = Params::new()
             .set("strategy", selection.strategy.name)
             .set("round", round.0 as i32)
@@ -240,9 +240,7 @@ async fn look_up_round(engine: &Engine, crawl: &CrawlDir, round: RoundId) -> Res
         (Phase::Fetch, Phase::Parse, "sim/parse.sql", PARSE.clone()),
     ];
     for (input, output, sql, schema) in steps {
-        engine
-            .register_segment(input.dir_name(), &crawl.segment(round, input))
-            .await?;
+        crate::catalog::round(engine, crawl, round, &[input]).await?;
         let df = engine.query_file(sql, &no_params).await?;
         let writer = SegmentWriter::create(&crawl.segment(round, output), schema)?;
         engine.write(df, writer).await?.commit()?;

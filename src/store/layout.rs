@@ -60,6 +60,18 @@ impl Phase {
         }
     }
 
+    /// The schema of this phase's segments (`store::schema`).
+    pub fn schema(self) -> datafusion::arrow::datatypes::SchemaRef {
+        use super::schema::{DECISIONS, FETCH, FETCHLIST, LINKS, PARSE};
+        match self {
+            Phase::Fetchlist => FETCHLIST.clone(),
+            Phase::Fetch => FETCH.clone(),
+            Phase::Links => LINKS.clone(),
+            Phase::Parse => PARSE.clone(),
+            Phase::Decisions => DECISIONS.clone(),
+        }
+    }
+
     pub fn dir_name(self) -> &'static str {
         match self {
             Phase::Fetchlist => "fetchlist",
@@ -155,6 +167,11 @@ impl CrawlDir {
 
     /// The current crawldb folder (for a reader during a swap, the
     /// previous one until the new one is in place).
+    /// The hosts table: robots.txt answers and back-off per host.
+    pub fn hosts(&self) -> PathBuf {
+        self.root.join("hosts")
+    }
+
     pub fn crawldb(&self) -> PathBuf {
         let current = self.root.join(CRAWLDB);
         let old = self.root.join(CRAWLDB_OLD);

@@ -140,7 +140,10 @@ pub static LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
     ]))
 });
 
-/// updatedb's record of every link's fate under the strategy.
+/// updatedb's record of every link's fate under the strategy, with what
+/// the merge needs to add the link's URL to the crawldb (NULL on the rows
+/// of URLs pruned from the queue, and in segments written before these
+/// columns existed).
 pub static DECISIONS: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
         utf8("src_url", false),
@@ -148,6 +151,15 @@ pub static DECISIONS: LazyLock<SchemaRef> = LazyLock::new(|| {
         boolean("accepted", false),
         float64("priority", false),
         utf8("reason", false),
+        utf8("kind", true),
+        utf8("anchor", true),
+        utf8("dst_host", true),
+        utf8("dst_domain", true),
+        utf8("dst_tld", true),
+        utf8("dst_dir", true),
+        // the depth and redirect hops the URL gets if the link adds it
+        int32("depth", true),
+        int32("redirect_hops", true),
     ]))
 });
 

@@ -10,6 +10,7 @@ mod langid;
 mod limits;
 mod link_kinds;
 mod lock;
+mod old_segments;
 mod phases;
 mod real_pages;
 mod recovery;

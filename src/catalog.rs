@@ -1,0 +1,209 @@
+//! The crawl's tables by name: the one place that registers them, for every
+//! command. Each segment is read with its declared schema (`store::schema`)
+//! with every column nullable, so a segment written before a column existed
+//! reads it as NULL instead of failing.
+//!
+//! | table | what it is |
+//! |---|---|
+//! | `crawldb` | the stored crawldb: one row per known URL |
+//! | `fetchlist`, `fetch`, `parse`, `links`, `decisions` | one round's segments; in `sql`, every round's, with a `round` column |
+//! | `crawldb_after_round` | the crawldb as link selection sees it: round R fetched and parsed, its links not merged yet. updatedb: `apply_fetch.sql`; refilter: rebuilt for an old round by `crawldb_at_round.sql`; `sql`: the crawldb itself (after its last round) |
+//! | `servers`, `dirs` | Tamura's Na, Nr and state per server and top-level directory, over `crawldb_after_round` |
+//! | `hosts` | robots.txt answers and back-off per host (written by fetch) |
+//! | `decision_sets` | (`sql`) the crawl's own decisions and every set `refilter` wrote |
+
+use std::path::PathBuf;
+
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::dataframe::DataFrame;
+use datafusion::prelude::{col, lit};
+
+use crate::engine::{Engine, Params};
+use crate::error::{Error, Result};
+use crate::store::schema::{CRAWLDB, HOSTS};
+use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, CRAWL_DECISION_SET};
+
+/// `crawldb`: the stored crawldb, or an empty one before the first inject.
+pub async fn crawldb(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
+    if crawl.has_crawldb() {
+        segment(engine, "crawldb", &crawl.crawldb(), &CRAWLDB).await
+    } else {
+        engine.register_empty("crawldb", CRAWLDB.clone())
+    }
+}
+
+/// `hosts`: what fetch keeps per host (empty if no fetch wrote it yet).
+pub async fn hosts(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
+    let dir = crawl.hosts();
+    if dir.is_dir() {
+        segment(engine, "hosts", &dir, &HOSTS).await
+    } else {
+        engine.register_empty("hosts", HOSTS.clone())
+    }
+}
+
+/// Each of `phases`' segments of `round` as a table named after the phase.
+pub async fn round(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    round: RoundId,
+    phases: &[Phase],
+) -> Result<()> {
+    for &phase in phases {
+        let dir = crawl.segment(round, phase);
+        segment(engine, phase.dir_name(), &dir, &phase.schema()).await?;
+    }
+    Ok(())
+}
+
+/// The segment folder `dir` as table `name`, read as `schema`.
+pub async fn segment(
+    engine: &Engine,
+    name: &str,
+    dir: &std::path::Path,
+    schema: &SchemaRef,
+) -> Result<()> {
+    engine.register_segment_as(name, dir, schema).await
+}
+
+/// updatedb's tables: `crawldb`, round `round`'s `fetch`, `parse` and
+/// `links`, and `crawldb_after_round` — the crawldb with the round's fetch
+/// results applied (`round_pages.sql`, `apply_fetch.sql`). `params` binds
+/// `$round`, `$target_lang` and `$max_retries`.
+pub async fn crawldb_after_round(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    round_id: RoundId,
+    params: &Params,
+) -> Result<()> {
+    crawldb(engine, crawl).await?;
+    let phases = [Phase::Fetch, Phase::Parse, Phase::Links];
+    round(engine, crawl, round_id, &phases).await?;
+    let views = [
+        ("round_pages", "round_pages.sql"),
+        ("crawldb_after_round", "apply_fetch.sql"),
+    ];
+    engine.register_query_views(&views, params).await
+}
+
+/// refilter's tables for an old round: `crawldb`, the round's `links` and
+/// `parse`, and `crawldb_after_round` rebuilt as it was when the round was
+/// merged (`crawldb_at_round.sql`; `params` binds `$round`).
+pub async fn crawldb_at_round(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    round_id: RoundId,
+    params: &Params,
+) -> Result<()> {
+    crawldb(engine, crawl).await?;
+    round(engine, crawl, round_id, &[Phase::Links, Phase::Parse]).await?;
+    let views = [("crawldb_after_round", "crawldb_at_round.sql")];
+    engine.register_query_views(&views, params).await
+}
+
+/// Every table of the crawl, for `sql`, `report`, `graph export` and the
+/// refilter comparison: `crawldb` (also as `crawldb_after_round`),
+/// `servers`, `dirs`, `hosts`, one table per phase over all rounds with a
+/// `round` column, and `decision_sets` with a `decision_set` column.
+/// `content` keeps the fetch bytes. A segment that cannot be read is left
+/// out, with a warning on stderr, so the rest of the crawl can still be
+/// inspected.
+pub async fn whole_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) -> Result<()> {
+    let config = CrawlConfig::load(crawl)?;
+    crawldb(engine, crawl).await?;
+    let table = engine.context().table("crawldb").await;
+    engine.register_view("crawldb_after_round", table.map_err(Error::sql("crawldb"))?)?;
+    let params = Params::new().set("tolerance", config.params.tolerance as i64);
+    let views = [("servers", "server_stats.sql"), ("dirs", "dir_stats.sql")];
+    engine.register_query_views(&views, &params).await?;
+    hosts(engine, crawl).await?;
+    let rounds = crawl.rounds()?;
+    for phase in Phase::ALL {
+        let parts = rounds
+            .iter()
+            .filter(|&&round| crawl.has(round, phase))
+            .map(|&round| Part::of(round, None, crawl.segment(round, phase)))
+            .collect();
+        register_union(engine, phase.dir_name(), &phase.schema(), parts, content).await?;
+    }
+    let sets = decision_set_parts(crawl, &rounds)?;
+    let schema = Phase::Decisions.schema();
+    register_union(engine, "decision_sets", &schema, sets, content).await
+}
+
+/// The crawl's own decisions and every refiltered set, round by round.
+fn decision_set_parts(crawl: &CrawlDir, rounds: &[RoundId]) -> Result<Vec<Part>> {
+    let mut sets = Vec::new();
+    for &round in rounds {
+        if crawl.has(round, Phase::Decisions) {
+            let path = crawl.segment(round, Phase::Decisions);
+            sets.push(Part::of(round, Some(CRAWL_DECISION_SET), path));
+        }
+        for name in crawl.decision_sets(round)? {
+            let path = crawl.decision_set(round, &name);
+            sets.push(Part::of(round, Some(&name), path));
+        }
+    }
+    Ok(sets)
+}
+
+/// One segment of a table over many: its round, its decision set, its folder.
+struct Part {
+    round: RoundId,
+    set: Option<String>,
+    path: PathBuf,
+}
+
+impl Part {
+    fn of(round: RoundId, set: Option<&str>, path: PathBuf) -> Self {
+        Part {
+            round,
+            set: set.map(str::to_string),
+            path,
+        }
+    }
+}
+
+/// The union of `parts` as table `table`, with a `round` column (and a
+/// `decision_set` column where the parts name one).
+async fn register_union(
+    engine: &Engine,
+    table: &str,
+    schema: &SchemaRef,
+    parts: Vec<Part>,
+    content: bool,
+) -> Result<()> {
+    let mut union: Option<DataFrame> = None;
+    for (index, part) in parts.iter().enumerate() {
+        let name = format!("{table}_{index}");
+        if let Err(e) = segment(engine, &name, &part.path, schema).await {
+            eprintln!("langcrawl: warning: left out of table {table}: {e}");
+            continue;
+        }
+        let df = engine
+            .context()
+            .table(&name)
+            .await
+            .map_err(Error::sql(&name))?;
+        let mut columns = vec![lit(part.round.0 as i32).alias("round")];
+        if let Some(set) = &part.set {
+            columns.push(lit(set.clone()).alias("decision_set"));
+        }
+        columns.extend(
+            df.schema()
+                .fields()
+                .iter()
+                .filter(|f| content || f.name() != "content")
+                .map(|f| col(format!("\"{}\"", f.name()))),
+        );
+        let df = df.select(columns).map_err(Error::sql(&name))?;
+        union = Some(match union {
+            None => df,
+            Some(all) => all.union(df).map_err(Error::sql(&name))?,
+        });
+    }
+    match union {
+        Some(df) => engine.register_view(table, df),
+        None => Ok(()),
+    }
+}
