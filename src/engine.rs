@@ -380,9 +380,9 @@ pub fn now() -> ScalarValue {
 fn run_error(error: DataFusionError) -> Error {
     if let DataFusionError::ResourcesExhausted(what) = error.find_root() {
         let what = what.lines().next().unwrap_or_default();
-        return Error::Other(format!(
-            "running query: it needs more memory than --memory-limit gives ({what}); raise --memory-limit above that pool size"
-        ));
+        return Error::OutOfMemory {
+            pool: what.to_string(),
+        };
     }
     Error::sql("running query")(error)
 }

@@ -34,11 +34,65 @@ pub enum Error {
     #[error("writing segment {path}: {message}")]
     SegmentWrite { path: PathBuf, message: String },
 
+    /// A writer's step on a crawl opened to be read (`sql`, `report`).
+    #[error("{crawl}: opened read-only, {what}")]
+    ReadOnly { crawl: PathBuf, what: String },
+
+    /// A batch or query result lacks a column, or has it in another type.
+    #[error("{context}: column {column}: {message}")]
+    Column {
+        context: String,
+        column: String,
+        message: String,
+    },
+
     #[error("{context}: {source}")]
     Sql {
         context: String,
         source: datafusion::error::DataFusionError,
     },
+
+    /// A query needed more memory than the pool of `--memory-limit`.
+    #[error("running query: it needs more memory than --memory-limit gives ({pool}); raise --memory-limit above that pool size")]
+    OutOfMemory { pool: String },
+
+    /// A SQL file (or data table) the pipeline reads is neither built in
+    /// nor in `--sql-dir`.
+    #[error("no SQL file {name}")]
+    MissingSql { name: String },
+
+    /// Building or formatting Arrow data (a table, a batch, a result).
+    #[error("{context}: {source}")]
+    Arrow {
+        context: String,
+        source: datafusion::arrow::error::ArrowError,
+    },
+
+    #[error("writing {what} as JSON: {source}")]
+    Json {
+        what: String,
+        source: serde_json::Error,
+    },
+
+    /// Drawing a figure of `report --html`.
+    #[error("drawing the figure {title:?}: {message}")]
+    Figure { title: String, message: String },
+
+    /// The synthetic web could not start (runtime, socket).
+    #[error("starting the synthetic web: {source}")]
+    Websim { source: std::io::Error },
+
+    /// The HTTP client could not be built (TLS, proxy settings).
+    #[error("building the HTTP client: {message}")]
+    HttpClient { message: String },
+
+    /// The fetch phase of a round failed as a whole; nothing was written.
+    #[error("fetch round {round:05}: {message}; nothing was written")]
+    Fetch { round: u32, message: String },
+
+    /// A web graph (from `websim generate` or `graph export`) that cannot be read or written.
+    #[error("web graph {path}: {message}")]
+    WebGraph { path: PathBuf, message: String },
 
     #[error("{0}")]
     Other(String),
@@ -48,6 +102,13 @@ impl Error {
     pub fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Error {
         let path = path.into();
         move |source| Error::Io { path, source }
+    }
+
+    pub fn arrow(
+        context: impl Into<String>,
+    ) -> impl FnOnce(datafusion::arrow::error::ArrowError) -> Error {
+        let context = context.into();
+        move |source| Error::Arrow { context, source }
     }
 
     pub fn sql(

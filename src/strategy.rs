@@ -246,7 +246,7 @@ pub fn register_target_tlds(engine: &Engine, tlds: &[String]) -> Result<()> {
         TARGET_TLDS.clone(),
         vec![std::sync::Arc::new(column)],
     )
-    .map_err(|e| Error::Other(format!("target_tlds: {e}")))?;
+    .map_err(Error::arrow("table target_tlds"))?;
     engine.register_batches("target_tlds", TARGET_TLDS.clone(), vec![batch])
 }
 

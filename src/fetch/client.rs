@@ -70,9 +70,9 @@ pub fn build(options: &ClientOptions, allow_private: bool) -> Result<Client> {
             proxies.iter().map(String::as_str),
         ));
     }
-    builder
-        .build()
-        .map_err(|e| Error::Other(format!("building the HTTP client: {}", error_chain(&e))))
+    builder.build().map_err(|e| Error::HttpClient {
+        message: error_chain(&e),
+    })
 }
 
 /// GETs `url`, reading at most `max_content_bytes` of the body.

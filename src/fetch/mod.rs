@@ -147,17 +147,23 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
         match done {
             Ok(Some(record)) => records.push(record),
             Ok(None) => {}
-            Err(e) => return Err(Error::Other(format!("a fetch task failed: {e}"))),
+            Err(e) => {
+                return Err(Error::Fetch {
+                    round: round.0,
+                    message: format!("a fetch task failed: {e}"),
+                })
+            }
         }
     }
-    let (staged, mut report) = write_thread
-        .join()
-        .map_err(|_| Error::Other("fetch writer thread panicked".into()))??;
+    let (staged, mut report) = write_thread.join().map_err(|_| Error::Fetch {
+        round: round.0,
+        message: "the writer thread panicked".into(),
+    })??;
     if staged.rows != urls {
-        return Err(Error::Other(format!(
-            "fetch round {round}: {} rows for {urls} fetch-list URLs; nothing was written",
-            staged.rows
-        )));
+        return Err(Error::Fetch {
+            round: round.0,
+            message: format!("{} rows for {urls} fetch-list URLs", staged.rows),
+        });
     }
     hosts::save(crawl, &records, backoff::now_ms())?;
     staged.commit()?;

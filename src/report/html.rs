@@ -117,6 +117,14 @@ async fn simulation(engine: &Engine, sim: &SimDir) -> Result<(String, Vec<Series
 }
 
 /// Metrics rows (strategy, round order) as one series per strategy.
+fn metrics_column(column: &str, message: String) -> Error {
+    Error::Column {
+        context: "simulation metrics".into(),
+        column: column.into(),
+        message,
+    }
+}
+
 fn series(batches: &[RecordBatch]) -> Result<Vec<Series>> {
     let mut all: Vec<Series> = Vec::new();
     for batch in batches {
@@ -124,9 +132,9 @@ fn series(batches: &[RecordBatch]) -> Result<Vec<Series>> {
         let numbers = |name: &str| -> Result<Vec<Option<f64>>> {
             let column = batch
                 .column_by_name(name)
-                .ok_or_else(|| Error::Other(format!("metrics have no column {name}")))?;
+                .ok_or_else(|| metrics_column(name, "no such column".into()))?;
             let column = cast(column, &DataType::Float64)
-                .map_err(|e| Error::Other(format!("metrics column {name}: {e}")))?;
+                .map_err(|e| metrics_column(name, e.to_string()))?;
             let column = column
                 .as_any()
                 .downcast_ref::<datafusion::arrow::array::Float64Array>()
@@ -176,8 +184,10 @@ fn figure(
     let x_max = max_of(lines.iter().flat_map(|(_, p)| p.iter().map(|&(x, _)| x)));
     let y_max = max_of(lines.iter().flat_map(|(_, p)| p.iter().map(|&(_, y)| y)));
     let mut svg = String::new();
-    draw(&mut svg, title, y_label, &lines, x_max, y_max)
-        .map_err(|e| Error::Other(format!("drawing {title}: {e}")))?;
+    draw(&mut svg, title, y_label, &lines, x_max, y_max).map_err(|e| Error::Figure {
+        title: title.to_string(),
+        message: e.to_string(),
+    })?;
     Ok(svg)
 }
 
@@ -236,8 +246,7 @@ fn max_of(values: impl Iterator<Item = f64>) -> f64 {
 
 fn html_table(batches: &[RecordBatch]) -> Result<String> {
     let options = FormatOptions::default();
-    let bad =
-        |e: datafusion::arrow::error::ArrowError| Error::Other(format!("formatting a table: {e}"));
+    let bad = |e| Error::arrow("formatting a table")(e);
     let mut html = String::from("<table>\n");
     if let Some(first) = batches.first() {
         let header: String = first

@@ -53,8 +53,7 @@ pub async fn harvest_by_round(engine: &Engine) -> Result<Vec<RecordBatch>> {
 
 /// Formats batches as a text table, CSV with a header, or JSON lines.
 pub fn format(batches: &[RecordBatch], format: Format) -> Result<String> {
-    let arrow_error =
-        |e: datafusion::arrow::error::ArrowError| Error::Other(format!("formatting results: {e}"));
+    let arrow_error = |e| Error::arrow("formatting results")(e);
     match format {
         Format::Table => Ok(
             datafusion::arrow::util::pretty::pretty_format_batches(batches)

@@ -257,7 +257,12 @@ fn write_table(
 ) -> Result<()> {
     let batches = batches
         .iter()
-        .map(|b| conform(b, &schema).map_err(|e| Error::Other(format!("{}: {e}", dir.display()))))
+        .map(|b| {
+            conform(b, &schema).map_err(|message| Error::SegmentWrite {
+                path: dir.to_path_buf(),
+                message,
+            })
+        })
         .collect::<Result<Vec<_>>>()?;
     let mut writer = SegmentWriter::create(dir, schema)?;
     for batch in &batches {

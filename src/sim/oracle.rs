@@ -95,6 +95,5 @@ fn batch(
     schema: &datafusion::arrow::datatypes::SchemaRef,
     columns: Vec<ArrayRef>,
 ) -> Result<RecordBatch> {
-    RecordBatch::try_new(schema.clone(), columns)
-        .map_err(|e| Error::Other(format!("oracle table: {e}")))
+    RecordBatch::try_new(schema.clone(), columns).map_err(Error::arrow("table oracle"))
 }

@@ -22,8 +22,10 @@ pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
 /// rename (and the folder flushed).
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let temp = path.with_extension("json.tmp");
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| Error::Other(format!("writing {}: {e}", path.display())))?;
+    let text = serde_json::to_string_pretty(value).map_err(|source| Error::Json {
+        what: path.display().to_string(),
+        source,
+    })?;
     super::durable::write_synced(&temp, text.as_bytes())?;
     super::durable::rename_synced(&temp, path)
 }

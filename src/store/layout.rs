@@ -316,10 +316,10 @@ impl CrawlDir {
     /// Every file is on disk before a rename.
     pub fn swap_crawldb(&self, staged: &Path, merged: RoundId) -> Result<()> {
         if self.is_read_only() {
-            return Err(Error::Other(format!(
-                "{}: opened read-only, the crawldb cannot be replaced",
-                self.root.display()
-            )));
+            return Err(Error::ReadOnly {
+                crawl: self.root.clone(),
+                what: "the crawldb cannot be replaced".into(),
+            });
         }
         let marker = staged.join(MERGED_ROUND);
         write_synced(&marker, merged.0.to_string().as_bytes())?;

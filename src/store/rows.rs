@@ -11,13 +11,11 @@ pub fn column<'a, T: Array + 'static>(batch: &'a RecordBatch, name: &str) -> Res
         .column_by_name(name)
         .and_then(|c| c.as_any().downcast_ref::<T>())
         .ok_or_else(|| {
-            Error::Other(format!(
-                "segment has no column {name} of type {}",
-                std::any::type_name::<T>()
-                    .rsplit("::")
-                    .next()
-                    .unwrap_or_default()
-            ))
+            let wanted = std::any::type_name::<T>().rsplit("::").next();
+            missing(
+                name,
+                &format!("none of type {}", wanted.unwrap_or_default()),
+            )
         })
 }
 
@@ -31,12 +29,20 @@ pub fn opt_str(array: &StringArray, row: usize) -> Option<&str> {
 pub fn utf8_column(batch: &RecordBatch, name: &str) -> Result<StringArray> {
     let array = batch
         .column_by_name(name)
-        .ok_or_else(|| Error::Other(format!("query result has no column {name}")))?;
+        .ok_or_else(|| missing(name, "no such column"))?;
     let cast =
         datafusion::arrow::compute::cast(array, &datafusion::arrow::datatypes::DataType::Utf8)
-            .map_err(|e| Error::Other(format!("column {name}: {e}")))?;
+            .map_err(|e| missing(name, &e.to_string()))?;
     cast.as_any()
         .downcast_ref::<StringArray>()
         .cloned()
-        .ok_or_else(|| Error::Other(format!("column {name} is not text")))
+        .ok_or_else(|| missing(name, "not text"))
+}
+
+fn missing(column: &str, message: &str) -> Error {
+    Error::Column {
+        context: "reading a batch".into(),
+        column: column.into(),
+        message: message.into(),
+    }
 }

@@ -82,8 +82,7 @@ pub async fn serve_std<S: Site>(
     listener: std::net::TcpListener,
     log: Option<RequestLog>,
 ) -> Result<()> {
-    let listener = TcpListener::from_std(listener)
-        .map_err(|e| Error::Other(format!("starting the synthetic web: {e}")))?;
+    let listener = TcpListener::from_std(listener).map_err(|source| Error::Websim { source })?;
     serve(web, listener, log).await;
     Ok(())
 }
@@ -175,11 +174,11 @@ pub fn spawn_background<S: Site>(web: S, port: u16) -> Result<Websim<S>> {
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Error::Other(format!("starting the synthetic web: {e}")))?;
+        .map_err(|source| Error::Websim { source })?;
     let listener = bind(SocketAddr::from(([127, 0, 0, 1], port)))?;
     let addr = listener
         .local_addr()
-        .map_err(|e| Error::Other(format!("starting the synthetic web: {e}")))?;
+        .map_err(|source| Error::Websim { source })?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let served = web.clone();
     let requests = RequestLog::default();
