@@ -66,39 +66,44 @@ pub async fn segment(
     engine.register_segment_as(name, dir, schema).await
 }
 
-/// updatedb's tables: `crawldb`, round `round`'s `fetch`, `parse` and
-/// `links`, and `crawldb_after_round` — the crawldb with the round's fetch
-/// results applied (`round_pages.sql`, `apply_fetch.sql`). `params` binds
-/// `$round`, `$target_lang` and `$max_retries`.
+/// How `crawldb_after_round` is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterRound {
+    /// updatedb: the crawldb with the round's fetch and parse results
+    /// applied (`round_pages.sql`, `apply_fetch.sql`; `$round`,
+    /// `$target_lang`, `$max_retries`).
+    Applied,
+    /// refilter: rebuilt from today's crawldb as it was when the round was
+    /// merged (`crawldb_at_round.sql`; `$round`).
+    Rebuilt,
+}
+
+/// The tables link selection reads for round `round_id`: `crawldb`, the
+/// round's `links` and `parse` (and `fetch` when applied), and
+/// `crawldb_after_round` made as `how` says, with `params`.
 pub async fn crawldb_after_round(
     engine: &Engine,
     crawl: &CrawlDir,
     round_id: RoundId,
+    how: AfterRound,
     params: &Params,
 ) -> Result<()> {
     crawldb(engine, crawl).await?;
-    let phases = [Phase::Fetch, Phase::Parse, Phase::Links];
-    round(engine, crawl, round_id, &phases).await?;
-    let views = [
-        ("round_pages", "round_pages.sql"),
-        ("crawldb_after_round", "apply_fetch.sql"),
-    ];
-    engine.register_query_views(&views, params).await
-}
-
-/// refilter's tables for an old round: `crawldb`, the round's `links` and
-/// `parse`, and `crawldb_after_round` rebuilt as it was when the round was
-/// merged (`crawldb_at_round.sql`; `params` binds `$round`).
-pub async fn crawldb_at_round(
-    engine: &Engine,
-    crawl: &CrawlDir,
-    round_id: RoundId,
-    params: &Params,
-) -> Result<()> {
-    crawldb(engine, crawl).await?;
-    round(engine, crawl, round_id, &[Phase::Links, Phase::Parse]).await?;
-    let views = [("crawldb_after_round", "crawldb_at_round.sql")];
-    engine.register_query_views(&views, params).await
+    let (phases, views): (&[Phase], &[(&str, &str)]) = match how {
+        AfterRound::Applied => (
+            &[Phase::Fetch, Phase::Parse, Phase::Links],
+            &[
+                ("round_pages", "round_pages.sql"),
+                ("crawldb_after_round", "apply_fetch.sql"),
+            ],
+        ),
+        AfterRound::Rebuilt => (
+            &[Phase::Links, Phase::Parse],
+            &[("crawldb_after_round", "crawldb_at_round.sql")],
+        ),
+    };
+    round(engine, crawl, round_id, phases).await?;
+    engine.register_query_views(views, params).await
 }
 
 /// Every table of the crawl, for `sql`, `report`, `graph export` and the

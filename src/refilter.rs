@@ -8,6 +8,7 @@
 use datafusion::arrow::array::RecordBatch;
 use serde::Serialize;
 
+use crate::catalog::AfterRound;
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::store::schema::DECISIONS;
@@ -135,7 +136,8 @@ async fn refilter_round(
 ) -> Result<RoundRefiltered> {
     let selection = &options.selection;
     let params = selection.sql_params().set("round", round.0 as i32);
-    crate::catalog::crawldb_at_round(engine, crawl, round, &params).await?;
+    let how = AfterRound::Rebuilt;
+    crate::catalog::crawldb_after_round(engine, crawl, round, how, &params).await?;
     selection.register_inputs(engine).await?;
     let decisions = selection.link_decisions(engine).await?;
     let dir = crawl.decision_set(round, &options.name);

@@ -4,7 +4,7 @@
 //! unfetched, raises the priority of queued URLs a link favoured, and marks
 //! URLs pruned from the queue `skipped`.
 
-use crate::catalog;
+use crate::catalog::{self, AfterRound};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::store::schema::{CRAWLDB, DECISIONS};
@@ -44,7 +44,7 @@ pub async fn run(
         std::fs::remove_dir_all(&stale).map_err(Error::io(&stale))?;
     }
     let params = selection.sql_params().set("round", round.0 as i32);
-    catalog::crawldb_after_round(engine, crawl, round, &params).await?;
+    catalog::crawldb_after_round(engine, crawl, round, AfterRound::Applied, &params).await?;
     let crawldb_before = engine.count_rows("crawldb", None).await?;
     let links = engine.count_rows("links", None).await?;
     selection.register_inputs(engine).await?;

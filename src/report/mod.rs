@@ -1,7 +1,7 @@
-//! Reports and inspection: runs the user's queries over the whole crawl
-//! view, every round's segments with a `round` column) for SQL, prints query
-//! results as a table, CSV or JSON, and runs the language report; `html`
-//! draws the figures of a crawl or a simulation.
+//! Reports and inspection: runs the user's read-only queries over the
+//! crawl's tables (registered by `crate::catalog`), prints results as a
+//! table, CSV or JSON, and runs the language report; `html` draws the
+//! figures of a crawl or a simulation.
 
 pub mod html;
 
