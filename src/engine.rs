@@ -241,15 +241,14 @@ impl Engine {
             .collect();
         let nullable = datafusion::arrow::datatypes::Schema::new(fields);
         let path = dir.to_string_lossy();
+        // With the schema given, no file is read until a query runs: a
+        // corrupt file is named here rather than in the query's error.
+        crate::store::segment::check_footers(dir)?;
         let options = ParquetReadOptions::default().schema(&nullable);
-        let registered = self
-            .ctx
+        self.ctx
             .register_parquet(name, path.as_ref(), options)
-            .await;
-        if registered.is_err() {
-            crate::store::segment::check_footers(dir)?;
-        }
-        registered.map_err(Error::sql(format!("reading segment {}", dir.display())))
+            .await
+            .map_err(Error::sql(format!("reading segment {}", dir.display())))
     }
 
     /// Registers an empty table with `schema` (a segment that does not exist yet).

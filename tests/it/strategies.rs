@@ -63,7 +63,7 @@ fn sql_text(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
 }
 
-/// Registers `pages`, `links` and `parse` (page texts) as the updatedb
+/// Registers `crawldb_after_round`, `links` and `parse` (page texts) as the updatedb
 /// phase would, and the strategy's inputs over them.
 async fn fixture(
     selection: &LinkSelection,
@@ -101,11 +101,12 @@ async fn fixture(
                 l.context
             };
             format!(
-                "({}, {}, {}, {}, {}, {}, {}, {}, {}, 'a', CAST(NULL AS VARCHAR), CAST(NULL AS INT))",
+                "({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, 'a', CAST(NULL AS VARCHAR), CAST(NULL AS INT))",
                 sql_text(&src.url),
                 sql_text(&src.host),
                 sql_text(&dst.url),
                 sql_text(&dst.host),
+                sql_text(&dst.domain),
                 sql_text(&dst.dir),
                 sql_text(&dst.tld),
                 sql_text(l.anchor),
@@ -124,13 +125,13 @@ async fn fixture(
     text_rows.push("('', '', '')".into());
     let tables = [
         (
-            "pages",
+            "crawldb_after_round",
             "url, host, dir, status, relevant, priority, found_from, depth, redirect_hops",
             page_rows,
         ),
         (
             "links",
-            "src_url, src_host, dst_url, dst_host, dst_dir, dst_tld, anchor, anchor_lang, context, kind, hreflang, position",
+            "src_url, src_host, dst_url, dst_host, dst_domain, dst_dir, dst_tld, anchor, anchor_lang, context, kind, hreflang, position",
             link_rows,
         ),
         ("parse", "url, title, text_sample", text_rows),
@@ -153,7 +154,7 @@ async fn fixture(
     engine
 }
 
-/// The strategy's decisions over `pages` and `links`, ordered by url.
+/// The strategy's decisions over `crawldb_after_round` and `links`, ordered by url.
 async fn decide(
     selection: &LinkSelection,
     pages: &[Page],
