@@ -93,13 +93,13 @@ pub async fn crawldb_after_round(
         AfterRound::Applied => (
             &[Phase::Fetch, Phase::Parse, Phase::Links],
             &[
-                ("round_pages", "round_pages.sql"),
-                ("crawldb_after_round", "apply_fetch.sql"),
+                ("round_pages", "views/round_pages.sql"),
+                ("crawldb_after_round", "views/apply_fetch.sql"),
             ],
         ),
         AfterRound::Rebuilt => (
             &[Phase::Links, Phase::Parse],
-            &[("crawldb_after_round", "crawldb_at_round.sql")],
+            &[("crawldb_after_round", "views/crawldb_at_round.sql")],
         ),
     };
     round(engine, crawl, round_id, phases).await?;
@@ -119,7 +119,10 @@ pub async fn whole_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) -> Re
     let table = engine.context().table("crawldb").await;
     engine.register_view("crawldb_after_round", table.map_err(Error::sql("crawldb"))?)?;
     let params = Params::new().set("tolerance", config.params.tolerance as i64);
-    let views = [("servers", "server_stats.sql"), ("dirs", "dir_stats.sql")];
+    let views = [
+        ("servers", "views/server_stats.sql"),
+        ("dirs", "views/dir_stats.sql"),
+    ];
     engine.register_query_views(&views, &params).await?;
     hosts(engine, crawl).await?;
     let rounds = crawl.rounds()?;

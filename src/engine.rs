@@ -23,55 +23,6 @@ use futures::StreamExt;
 use crate::error::{Error, Result};
 use crate::store::segment::{SegmentWriter, Staged};
 
-/// `(path, text)` of a file under `sql/`, embedded at build time.
-macro_rules! embedded {
-    ($path:literal) => {
-        ($path, include_str!(concat!("../sql/", $path)))
-    };
-}
-
-/// The SQL files of the pipeline and the tables the strategies join, by
-/// path under `sql/`.
-const EMBEDDED_SQL: &[(&str, &str)] = &[
-    embedded!("generate.sql"),
-    embedded!("inject.sql"),
-    embedded!("round_pages.sql"),
-    embedded!("apply_fetch.sql"),
-    embedded!("server_stats.sql"),
-    embedded!("dir_stats.sql"),
-    embedded!("link_facts.sql"),
-    embedded!("link_limits.sql"),
-    embedded!("decide.sql"),
-    embedded!("prune_queue.sql"),
-    embedded!("merge_crawldb.sql"),
-    embedded!("crawldb_at_round.sql"),
-    embedded!("compare_decisions.sql"),
-    embedded!("language_report.sql"),
-    embedded!("harvest_by_round.sql"),
-    embedded!("crawl_metrics.sql"),
-    embedded!("web_stats.sql"),
-    embedded!("sim/fetch.sql"),
-    embedded!("sim/links.sql"),
-    embedded!("sim/parse.sql"),
-    embedded!("sim/metrics.sql"),
-    embedded!("sim/miss_by_distance.sql"),
-    embedded!("sim/final.sql"),
-    embedded!("sim/export_pages.sql"),
-    embedded!("sim/export_links.sql"),
-    embedded!("strategies/bfs.sql"),
-    embedded!("strategies/tld-anchor.sql"),
-    embedded!("strategies/hard-focused.sql"),
-    embedded!("strategies/soft-focused.sql"),
-    embedded!("strategies/server-aggressive.sql"),
-    embedded!("strategies/server-conservative.sql"),
-    embedded!("strategies/dir-conservative.sql"),
-    embedded!("strategies/ontology.sql"),
-    embedded!("strategies/perfect.sql"),
-    embedded!("tables/importance.csv"),
-    embedded!("tables/dictionary.csv"),
-    embedded!("tables/class_rules.csv"),
-];
-
 /// Named values for a query's `$placeholders`.
 #[derive(Debug, Clone, Default)]
 pub struct Params(Vec<(String, ScalarValue)>);
@@ -156,11 +107,9 @@ impl Engine {
                 return std::fs::read_to_string(&path).map_err(Error::io(path));
             }
         }
-        EMBEDDED_SQL
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, text)| text.to_string())
-            .ok_or_else(|| Error::Other(format!("no SQL file {name}")))
+        crate::sql_files::builtin(name)
+            .map(str::to_string)
+            .ok_or_else(|| Error::MissingSql { name: name.into() })
     }
 
     /// Plans `sql/<name>` with `params` bound.
@@ -405,14 +354,6 @@ mod tests {
         assert!(mentions_placeholder("WHERE a = $round", "round"));
         assert!(!mentions_placeholder("WHERE a = $round_id", "round"));
         assert!(!mentions_placeholder("WHERE a = 1", "round"));
-    }
-
-    #[test]
-    fn every_embedded_sql_file_exists_in_sql_dir() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sql");
-        for (name, _) in EMBEDDED_SQL {
-            assert!(dir.join(name).is_file(), "{name}");
-        }
     }
 
     #[tokio::test]

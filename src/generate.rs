@@ -1,4 +1,4 @@
-//! The generate phase: SQL over the crawldb (`sql/generate.sql`) picks the
+//! The generate phase: SQL over the crawldb (`sql/steps/generate.sql`) picks the
 //! next round's fetch list — unfetched URLs by priority, then depth, at most
 //! `max_per_host` per host and `top_n` in all; with a server or directory
 //! strategy, an undecided server (directory) gets at most T + 1 - Na.
@@ -70,7 +70,7 @@ pub async fn run(
         .set("max_retries", i64::from(max_retries))
         .set("round", round.0 as i32)
         .set("now", crate::engine::now());
-    let df = engine.query_file("generate.sql", &params).await?;
+    let df = engine.query_file("steps/generate.sql", &params).await?;
     let round_dir = crawl.round_dir(round);
     std::fs::create_dir_all(&round_dir).map_err(Error::io(&round_dir))?;
     let writer = SegmentWriter::create(&crawl.segment(round, Phase::Fetchlist), FETCHLIST.clone())?;

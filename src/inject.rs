@@ -119,7 +119,10 @@ pub async fn run(
     crate::catalog::crawldb(engine, &crawl).await?;
     engine.register_batches("seeds", seed_schema(), vec![seed_batch(&seeds)])?;
     let df = engine
-        .query_file("inject.sql", &Params::new().set("round", merged.0 as i32))
+        .query_file(
+            "steps/inject.sql",
+            &Params::new().set("round", merged.0 as i32),
+        )
         .await?;
     let staged = engine
         .write(

@@ -23,6 +23,7 @@ pub mod parse;
 pub mod refilter;
 pub mod report;
 pub mod sim;
+pub mod sql_files;
 pub mod store;
 pub mod strategy;
 pub mod updatedb;

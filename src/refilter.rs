@@ -1,9 +1,9 @@
 //! `refilter`: re-run a strategy over the stored links of earlier rounds,
 //! each round against the crawldb as it stood when that round was merged
-//! (`sql/crawldb_at_round.sql`), and write the decisions as a named set
+//! (`sql/views/crawldb_at_round.sql`), and write the decisions as a named set
 //! beside the crawl's own (`<round>/decisions-<name>/`). The crawl itself —
 //! crawldb, segments, crawl.json — is never modified. `compare` sets a named
-//! set beside the crawl's decisions (`sql/compare_decisions.sql`).
+//! set beside the crawl's decisions (`sql/reports/compare_decisions.sql`).
 
 use datafusion::arrow::array::RecordBatch;
 use serde::Serialize;
@@ -186,7 +186,7 @@ pub async fn compare(engine: &Engine, crawl: &CrawlDir, name: &str) -> Result<Ve
         engine.register_view(view, df)?;
     }
     let df = engine
-        .query_file("compare_decisions.sql", &Params::new())
+        .query_file("reports/compare_decisions.sql", &Params::new())
         .await?;
     engine.collect(df).await
 }

@@ -175,10 +175,10 @@ impl LinkSelection {
     pub async fn register_inputs(&self, engine: &Engine) -> Result<()> {
         self.register_tables(engine)?;
         let views = [
-            ("servers", "server_stats.sql"),
-            ("dirs", "dir_stats.sql"),
-            ("link_facts", "link_facts.sql"),
-            ("link_limits", "link_limits.sql"),
+            ("servers", "views/server_stats.sql"),
+            ("dirs", "views/dir_stats.sql"),
+            ("link_facts", "views/link_facts.sql"),
+            ("link_limits", "views/link_limits.sql"),
         ];
         engine
             .register_query_views(&views, &self.sql_params())
@@ -208,7 +208,7 @@ impl LinkSelection {
         )
     }
 
-    /// Every link's fate under the strategy (`sql/decide.sql`). Call after
+    /// Every link's fate under the strategy (`sql/steps/decide.sql`). Call after
     /// [`register_inputs`](Self::register_inputs).
     pub async fn link_decisions(&self, engine: &Engine) -> Result<DataFrame> {
         let params = self.sql_params();
@@ -216,19 +216,19 @@ impl LinkSelection {
             "strategy_out",
             engine.query_file(self.strategy.sql, &params).await?,
         )?;
-        engine.query_file("decide.sql", &params).await
+        engine.query_file("steps/decide.sql", &params).await
     }
 
     /// The round's decisions: [`link_decisions`](Self::link_decisions) and,
     /// for strategies that prune the queue, one row per queued URL dropped
-    /// (`sql/prune_queue.sql`).
+    /// (`sql/steps/prune_queue.sql`).
     pub async fn decisions(&self, engine: &Engine) -> Result<DataFrame> {
         let decided = self.link_decisions(engine).await?;
         if self.strategy.prune == Prune::Nothing {
             return Ok(decided);
         }
         let pruned = engine
-            .query_file("prune_queue.sql", &self.sql_params())
+            .query_file("steps/prune_queue.sql", &self.sql_params())
             .await?;
         decided
             .union(pruned)

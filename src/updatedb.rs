@@ -58,7 +58,9 @@ pub async fn run(
     let accepted = engine.count_rows("decisions", Some("accepted")).await?;
     let skipped = engine.count_rows("decisions", None).await? - links;
 
-    let merged = engine.query_file("merge_crawldb.sql", &params).await?;
+    let merged = engine
+        .query_file("steps/merge_crawldb.sql", &params)
+        .await?;
     let staged = engine
         .write(
             merged,

@@ -1,7 +1,7 @@
 -- server-aggressive: Tamura §4.1 — drop links to irrelevant servers
 -- (Nr = 0 and Na > T); follow the rest, those of relevant pages first.
 -- URLs still queued for a server that turns irrelevant are skipped
--- (sql/prune_queue.sql).
+-- (sql/steps/prune_queue.sql).
 -- Priority (Tamura's Fig. 3): 1 for a link of a relevant page, else 0; a
 -- redirect keeps its URL's priority.
 -- inputs:  link_facts

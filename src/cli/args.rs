@@ -49,7 +49,7 @@ pub enum Command {
         #[arg(long)]
         lang: Option<String>,
     },
-    /// Write the next round's fetch list (sql/generate.sql over the crawldb)
+    /// Write the next round's fetch list (sql/steps/generate.sql over the crawldb)
     Generate(GenerateArgs),
     /// Fetch the latest round's fetch list
     Fetch(FetchCommandArgs),

@@ -3,7 +3,7 @@
 //! pages crawled, one line per strategy — and the final tables: the
 //! simulation's, and pages per language with the target's share (the form
 //! of Chan & Yamana's Table 4) for each strategy. Works on a crawl (one
-//! line, from `sql/crawl_metrics.sql`) and on a simulation (its metrics).
+//! line, from `sql/reports/crawl_metrics.sql`) and on a simulation (its metrics).
 
 use std::path::Path;
 
@@ -78,7 +78,9 @@ async fn crawl(engine: &Engine, crawl: &CrawlDir) -> Result<(String, Vec<Series>
     let config = CrawlConfig::load(crawl)?;
     crate::catalog::crawldb(engine, crawl).await?;
     let params = Params::new().set("strategy", config.strategy.as_str());
-    let df = engine.query_file("crawl_metrics.sql", &params).await?;
+    let df = engine
+        .query_file("reports/crawl_metrics.sql", &params)
+        .await?;
     let series = series(&engine.collect(df).await?)?;
     let target = config.target_lang.clone().unwrap_or_else(|| "und".into());
     let languages = super::language_report(engine, &target).await?;

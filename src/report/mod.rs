@@ -36,17 +36,19 @@ pub async fn query(engine: &Engine, sql: &str) -> Result<Vec<RecordBatch>> {
     engine.collect(df).await
 }
 
-/// The language report (`sql/language_report.sql`): lang, pages, percent.
+/// The language report (`sql/reports/language_report.sql`): lang, pages, percent.
 pub async fn language_report(engine: &Engine, target_lang: &str) -> Result<Vec<RecordBatch>> {
     let params = Params::new().set("target_lang", target_lang);
-    let df = engine.query_file("language_report.sql", &params).await?;
+    let df = engine
+        .query_file("reports/language_report.sql", &params)
+        .await?;
     engine.collect(df).await
 }
 
-/// The harvest rate per round (`sql/harvest_by_round.sql`).
+/// The harvest rate per round (`sql/reports/harvest_by_round.sql`).
 pub async fn harvest_by_round(engine: &Engine) -> Result<Vec<RecordBatch>> {
     let df = engine
-        .query_file("harvest_by_round.sql", &Params::new())
+        .query_file("reports/harvest_by_round.sql", &Params::new())
         .await?;
     engine.collect(df).await
 }

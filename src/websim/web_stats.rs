@@ -1,6 +1,6 @@
 //! `websim generate`: write a calibrated web to a web directory and measure
 //! what was achieved against what was aimed at — the shares by SQL over the
-//! written graph (`sql/web_stats.sql`), the distances between nearest
+//! written graph (`sql/reports/web_stats.sql`), the distances between nearest
 //! target pages by a walk over the graph in memory.
 
 use std::path::Path;
@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::lang::TargetLang;
 use crate::store::rows::{column, utf8_column};
 
-/// The aims of `sql/web_stats.sql`'s rows, in its order.
+/// The aims of `sql/reports/web_stats.sql`'s rows, in its order.
 const SHARE_AIMS: [f64; 9] = [
     aims::TARGET_PAGES,
     aims::OFF_CCTLD,
@@ -59,7 +59,7 @@ pub async fn generate_into(
     Ok(info)
 }
 
-/// The statistics of a web: the shares of `sql/web_stats.sql` beside the
+/// The statistics of a web: the shares of `sql/reports/web_stats.sql` beside the
 /// aims, then the distances between nearest target pages.
 pub async fn measure(
     engine: &Engine,
@@ -71,7 +71,7 @@ pub async fn measure(
     engine.register_segment("web_links", &web.links()).await?;
     crate::strategy::register_target_tlds(engine, &target.default_tlds())?;
     let params = Params::new().set("target_lang", target.code());
-    let df = engine.query_file("web_stats.sql", &params).await?;
+    let df = engine.query_file("reports/web_stats.sql", &params).await?;
     let mut stats = Vec::new();
     for batch in engine.collect(df).await? {
         let name = utf8_column(&batch, "name")?;
