@@ -45,7 +45,7 @@ async fn main() -> anyhow::Result<()> {
         &engine,
         &root,
         &seeds,
-        Some(langcrawl::cli::new_config("ja")?),
+        Some(langcrawl::store::CrawlConfig::for_lang("ja")?),
     )
     .await?;
     let crawl = CrawlDir::open(&root)?;

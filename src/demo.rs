@@ -53,7 +53,7 @@ pub async fn run(engine: &Engine, root: &Path, rounds: u32, quiet: bool) -> Resu
         },
         update: LinkSelection::new(crate::strategy::find("bfs")?, TargetLang::parse("ja")?),
     };
-    let config = crate::cli::new_config("ja")?;
+    let config = crate::store::CrawlConfig::for_lang("ja")?;
     let mut log = say;
     let crawl = crate::crawl::run(engine, root, &options, config, &mut log).await?;
     println!("\n{}", crate::report::full_report(engine, &crawl).await?);

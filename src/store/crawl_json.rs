@@ -147,6 +147,18 @@ impl Default for CrawlConfig {
 }
 
 impl CrawlConfig {
+    /// The settings of a new crawl for `lang` (`ja`, `jpn`, ...): the
+    /// defaults, with the language's ccTLDs for `tld-anchor`.
+    pub fn for_lang(lang: &str) -> Result<CrawlConfig> {
+        let lang = crate::lang::TargetLang::parse(lang)?;
+        let mut config = CrawlConfig {
+            target_lang: Some(lang.code().to_string()),
+            ..CrawlConfig::default()
+        };
+        config.params.target_tlds = lang.default_tlds();
+        Ok(config)
+    }
+
     pub fn load(crawl: &CrawlDir) -> Result<Self> {
         read_json(&crawl.crawl_json())
     }

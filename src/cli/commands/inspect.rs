@@ -1,0 +1,29 @@
+//! `sql` and `report`: read-only looks at a crawl (or a simulation).
+
+use super::super::args::{ReportArgs, SqlArgs};
+use super::{with_newline, Context};
+use crate::error::Result;
+use crate::store::CrawlDir;
+
+pub(in crate::cli) async fn sql(ctx: &Context, args: &SqlArgs) -> Result<()> {
+    let crawl = CrawlDir::open_read_only(&ctx.root)?;
+    crate::catalog::whole_crawl(&ctx.engine, &crawl, args.content).await?;
+    let batches = crate::report::query(&ctx.engine, &args.query).await?;
+    print!(
+        "{}",
+        with_newline(crate::report::format(&batches, args.format)?)
+    );
+    Ok(())
+}
+
+pub(in crate::cli) async fn report(ctx: &Context, args: &ReportArgs) -> Result<()> {
+    if let Some(out) = &args.html {
+        let figures = crate::report::html::write(&ctx.engine, &ctx.root, out).await?;
+        ctx.say(format!("report: {figures} figures -> {}", out.display()));
+    }
+    if !crate::sim::SimDir::is_simulation(&ctx.root) {
+        let crawl = CrawlDir::open_read_only(&ctx.root)?;
+        println!("{}", crate::report::full_report(&ctx.engine, &crawl).await?);
+    }
+    Ok(())
+}

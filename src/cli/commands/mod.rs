@@ -1,0 +1,53 @@
+//! Each command's body, one module per group: the phases one by one
+//! (`phases`), the crawl loop, refilter and the demo (`crawl`), `sql` and
+//! `report` (`inspect`), replay and graph export (`sim`), the synthetic web
+//! (`websim`) and `detect`. They turn checked options into calls of the
+//! library and print what the user asked for; the work is in the library.
+
+pub(super) mod crawl;
+pub(super) mod detect;
+pub(super) mod inspect;
+pub(super) mod phases;
+pub(super) mod sim;
+pub(super) mod websim;
+
+use std::path::PathBuf;
+
+use super::args::Cli;
+use crate::engine::Engine;
+
+/// What every command gets: the SQL engine, the crawl directory, and
+/// whether to print progress.
+pub(super) struct Context {
+    pub engine: Engine,
+    pub root: PathBuf,
+    pub quiet: bool,
+}
+
+impl Context {
+    pub fn new(cli: &Cli) -> Self {
+        let memory_limit = cli
+            .memory_limit
+            .unwrap_or_else(crate::memory::default_limit);
+        Context {
+            engine: Engine::with_memory_limit(cli.sql_dir.clone(), memory_limit),
+            root: cli.crawl_dir(),
+            quiet: cli.quiet,
+        }
+    }
+
+    /// Prints one line of progress, unless `--quiet`.
+    pub fn say(&self, line: impl std::fmt::Display) {
+        if !self.quiet {
+            println!("{line}");
+        }
+    }
+}
+
+/// `text` ending in one newline.
+fn with_newline(mut text: String) -> String {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}

@@ -1,0 +1,67 @@
+//! The phases one by one: `inject`, `generate`, `fetch`, `parse`,
+//! `updatedb`. Flags given to a phase are saved in the crawl's settings
+//! (`crawl.json`) for the later ones.
+
+use std::path::Path;
+
+use super::super::args::{FetchCommandArgs, GenerateArgs, UpdateArgs};
+use super::super::options::set;
+use super::Context;
+use crate::error::{Error, Result};
+use crate::store::{CrawlConfig, CrawlDir};
+
+pub(in crate::cli) async fn inject(ctx: &Context, seeds: &Path, lang: Option<&str>) -> Result<()> {
+    let config = lang.map(CrawlConfig::for_lang).transpose()?;
+    let report = crate::inject::run(&ctx.engine, &ctx.root, seeds, config).await?;
+    for line in &report.rejected {
+        eprintln!(
+            "langcrawl: {}:{}: skipped {:?}: {}",
+            seeds.display(),
+            line.line,
+            line.text,
+            line.why
+        );
+    }
+    ctx.say(&report);
+    if report.rejected.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{}: {} lines are not http(s) URLs; the other URLs were injected",
+        seeds.display(),
+        report.rejected.len()
+    )))
+}
+
+pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateArgs) -> Result<()> {
+    let crawl = CrawlDir::open(&ctx.root)?;
+    let report = crate::generate::run(&ctx.engine, &crawl, &args.options()).await?;
+    ctx.say(report);
+    Ok(())
+}
+
+pub(in crate::cli) async fn fetch(ctx: &Context, args: &FetchCommandArgs) -> Result<()> {
+    let crawl = CrawlDir::open(&ctx.root)?;
+    let mut config = CrawlConfig::load(&crawl)?;
+    set(&mut config.limits.allow_private, args.guard.allow_private);
+    config.save(&crawl)?;
+    let mut options = args.fetch.options(ctx.quiet)?;
+    options.allow_private = config.limits.allow_private;
+    ctx.say(crate::fetch::run(&crawl, &options).await?);
+    Ok(())
+}
+
+pub(in crate::cli) fn parse(ctx: &Context) -> Result<()> {
+    let crawl = CrawlDir::open(&ctx.root)?;
+    ctx.say(crate::parse::run(&crawl)?);
+    Ok(())
+}
+
+pub(in crate::cli) async fn updatedb(ctx: &Context, args: &UpdateArgs) -> Result<()> {
+    let crawl = CrawlDir::open(&ctx.root)?;
+    let mut config = CrawlConfig::load(&crawl)?;
+    let selection = args.resolve(&mut config)?;
+    config.save(&crawl)?;
+    ctx.say(crate::updatedb::run(&ctx.engine, &crawl, &selection).await?);
+    Ok(())
+}

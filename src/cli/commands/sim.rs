@@ -1,0 +1,72 @@
+//! `simulate` (replay strategies over a web graph) and `graph export` (a
+//! finished crawl as a web graph).
+
+use std::path::Path;
+
+use super::super::args::SimulateArgs;
+use super::Context;
+use crate::error::{Error, Result};
+use crate::lang::TargetLang;
+use crate::report::Format;
+use crate::store::CrawlDir;
+use crate::strategy::LinkSelection;
+
+pub(in crate::cli) async fn simulate(ctx: &Context, args: &SimulateArgs) -> Result<()> {
+    let web = crate::websim::graph::WebDir::open(&args.web)?;
+    let target = TargetLang::parse(&web.info()?.target_lang)?;
+    if let Some(lang) = &args.lang {
+        let asked = TargetLang::parse(lang)?;
+        if asked != target {
+            return Err(Error::Usage(format!(
+                "--lang {lang}: the web {} is for {}",
+                args.web.display(),
+                target.code()
+            )));
+        }
+    }
+    let names: Vec<&str> = if args.strategy.iter().any(|s| s == "all") {
+        // The ontology needs tables written for the crawl's topic.
+        crate::strategy::STRATEGIES
+            .iter()
+            .map(|s| s.name)
+            .filter(|&name| name != "ontology" || args.params.importance.is_some())
+            .collect()
+    } else {
+        args.strategy.iter().map(String::as_str).collect()
+    };
+    let mut selections = Vec::new();
+    for name in names {
+        let mut selection = LinkSelection::new(crate::strategy::find(name)?, target.clone());
+        args.params.apply(&mut selection.params)?;
+        selections.push(selection);
+    }
+    let options = crate::sim::SimulateOptions {
+        web: args.web.clone(),
+        selections,
+        pages: args.pages,
+        round_size: args.round_size,
+        rounds: args.rounds,
+        out: args.out.clone(),
+    };
+    let mut log = |line: String| ctx.say(line);
+    let table = crate::sim::run(&ctx.engine, &options, &mut log).await?;
+    println!(
+        "\nFinal table (details in {}: metrics.csv, miss_by_distance.csv, one crawl per strategy):\n{}",
+        args.out.display(),
+        crate::report::format(&table, Format::Table)?
+    );
+    Ok(())
+}
+
+pub(in crate::cli) async fn export_graph(ctx: &Context, out: &Path) -> Result<()> {
+    let crawl = CrawlDir::open_read_only(&ctx.root)?;
+    let exported = crate::sim::export::run(&ctx.engine, &crawl, out).await?;
+    ctx.say(format!(
+        "graph export: {} pages, {} links, {} seeds -> {}",
+        exported.pages,
+        exported.links,
+        exported.seeds,
+        out.display()
+    ));
+    Ok(())
+}

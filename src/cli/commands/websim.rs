@@ -1,0 +1,88 @@
+//! `websim generate` (write a calibrated web graph) and `websim serve`
+//! (serve the procedural web or a web graph on loopback).
+
+use std::path::Path;
+
+use super::super::args::{GenerateWebArgs, WebsimArgs};
+use super::Context;
+use crate::error::{Error, Result};
+use crate::lang::TargetLang;
+
+pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateWebArgs) -> Result<()> {
+    let target = TargetLang::parse(&args.lang)?;
+    let Some(index) = crate::websim::corpus::lang_index(target.code()) else {
+        let known: Vec<&str> = crate::websim::corpus::LANGS
+            .iter()
+            .map(|l| l.code)
+            .collect();
+        return Err(Error::Usage(format!(
+            "--lang {}: the synthetic web has no text in {} (it has {})",
+            args.lang,
+            target.code(),
+            known.join(", ")
+        )));
+    };
+    if args.pages < 100 {
+        return Err(Error::Usage(format!(
+            "--pages {}: at least 100",
+            args.pages
+        )));
+    }
+    let spec = crate::websim::calibrated::CalibratedSpec {
+        target: index,
+        pages: args.pages,
+        seed: args.seed,
+    };
+    let started = std::time::Instant::now();
+    let info =
+        crate::websim::web_stats::generate_into(&ctx.engine, spec, &target, &args.out).await?;
+    println!(
+        "websim: wrote a web of {} pages and {} links for {} to {} in {:.1} s; seeds: {}\n",
+        info.pages,
+        info.links,
+        target.code(),
+        args.out.display(),
+        started.elapsed().as_secs_f64(),
+        info.seeds.join(" ")
+    );
+    print!("{}", crate::websim::web_stats::table(&info.stats));
+    Ok(())
+}
+
+pub(in crate::cli) async fn serve(args: &WebsimArgs) -> Result<()> {
+    if let Some(dir) = &args.web {
+        return serve_graph(args, dir).await;
+    }
+    let web = crate::websim::Web::generate(crate::websim::WebSpec {
+        seed: args.seed,
+        hosts: args.hosts.max(1),
+        pages: args.pages.max(1),
+    });
+    let listener = crate::websim::server::bind(args.listen)?;
+    let addr = listener.local_addr().map_err(Error::io("listener"))?;
+    println!(
+        "websim: {} hosts, {} pages (seed {}) on http://{addr}; crawl it with --proxy http://{addr}",
+        web.hosts.len(),
+        web.hosts.iter().map(|h| h.pages as usize).sum::<usize>(),
+        args.seed
+    );
+    println!(
+        "seeds (Japanese front pages): {}",
+        web.seeds("jpn", 3).join(" ")
+    );
+    crate::websim::server::serve_std(std::sync::Arc::new(web), listener, None).await
+}
+
+async fn serve_graph(args: &WebsimArgs, dir: &Path) -> Result<()> {
+    let web = crate::websim::graph::WebDir::open(dir)?;
+    let site = crate::websim::graph_site::GraphSite::load(&web)?;
+    let listener = crate::websim::server::bind(args.listen)?;
+    let addr = listener.local_addr().map_err(Error::io("listener"))?;
+    println!(
+        "websim: the web graph {} ({} pages) on http://{addr}; crawl it with --proxy http://{addr}",
+        dir.display(),
+        site.graph().pages.len()
+    );
+    println!("seeds: {}", site.info().seeds.join(" "));
+    crate::websim::server::serve_std(std::sync::Arc::new(site), listener, None).await
+}
