@@ -170,8 +170,9 @@ impl LinkSelection {
     }
 
     /// Registers what the strategies read: the data tables, the server and
-    /// directory views and `link_facts`. Expects `pages` (crawldb rows with
-    /// the round applied), `links` and `parse` to be registered.
+    /// directory views, `link_facts` and `link_limits`. Expects the tables
+    /// of `catalog::crawldb_after_round` (with `links` and `parse`)
+    /// to be registered.
     pub async fn register_inputs(&self, engine: &Engine) -> Result<()> {
         self.register_tables(engine)?;
         let views = [
