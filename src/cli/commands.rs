@@ -148,7 +148,7 @@ pub(super) async fn generate_web(engine: &Engine, args: &GenerateWebArgs) -> Res
 }
 
 pub(super) async fn simulate(engine: &Engine, args: &SimulateArgs, quiet: bool) -> Result<()> {
-    let web = crate::websim::graph::WebDir::open(&args.web)?;
+    let web = crate::webgraph::WebDir::open(&args.web)?;
     let target = TargetLang::parse(&web.info()?.target_lang)?;
     if let Some(lang) = &args.lang {
         let asked = TargetLang::parse(lang)?;
@@ -223,7 +223,7 @@ pub(super) async fn serve_websim(args: &WebsimArgs) -> Result<()> {
 }
 
 pub(super) async fn serve_graph(args: &WebsimArgs, dir: &Path) -> Result<()> {
-    let web = crate::websim::graph::WebDir::open(dir)?;
+    let web = crate::webgraph::WebDir::open(dir)?;
     let site = crate::websim::graph_site::GraphSite::load(&web)?;
     let listener = crate::websim::server::bind(args.listen)?;
     let addr = listener.local_addr().map_err(Error::io("listener"))?;
