@@ -93,9 +93,6 @@ pub enum Error {
     /// A web graph (from `websim generate` or `graph export`) that cannot be read or written.
     #[error("web graph {path}: {message}")]
     WebGraph { path: PathBuf, message: String },
-
-    #[error("{0}")]
-    Other(String),
 }
 
 impl Error {

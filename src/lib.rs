@@ -28,6 +28,7 @@ pub mod store;
 pub mod strategy;
 pub mod updatedb;
 pub mod urls;
+pub mod webgraph;
 pub mod websim;
 
 pub use error::{Error, Result};

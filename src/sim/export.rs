@@ -8,9 +8,8 @@ use std::path::Path;
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::store::rows::utf8_column;
-use crate::store::schema::{WEB_LINKS, WEB_PAGES};
-use crate::store::{CrawlConfig, CrawlDir, SegmentWriter};
-use crate::websim::graph::{WebDir, WebInfo};
+use crate::store::{CrawlConfig, CrawlDir};
+use crate::webgraph::{WebDir, WebInfo};
 
 /// Pages and links written by an export.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,30 +36,27 @@ pub async fn run(engine: &Engine, crawl: &CrawlDir, out: &Path) -> Result<Export
         )));
     }
     let web = WebDir::create(out)?;
-    let mut written = Vec::new();
-    for (sql, schema, dir) in [
-        ("sim/export_pages.sql", WEB_PAGES.clone(), web.pages()),
-        ("sim/export_links.sql", WEB_LINKS.clone(), web.links()),
-    ] {
-        let df = engine.query_file(sql, &Params::new()).await?;
-        let staged = engine
-            .write(df, SegmentWriter::create(&dir, schema)?)
-            .await?;
-        written.push(staged.commit()?);
-    }
+    let df = engine
+        .query_file("sim/export_pages.sql", &Params::new())
+        .await?;
+    let pages = web.write_pages_from(engine, df).await?;
+    let df = engine
+        .query_file("sim/export_links.sql", &Params::new())
+        .await?;
+    let links = web.write_links_from(engine, df).await?;
     let seeds = seeds(engine).await?;
     let info = WebInfo {
         target_lang,
         seeds: seeds.clone(),
         made_by: format!("langcrawl graph export --crawl {}", crawl.root().display()),
-        pages: written[0],
-        links: written[1],
+        pages,
+        links,
         stats: Vec::new(),
     };
     web.save_info(&info)?;
     Ok(Exported {
-        pages: written[0],
-        links: written[1],
+        pages,
+        links,
         seeds: seeds.len(),
     })
 }

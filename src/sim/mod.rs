@@ -22,7 +22,7 @@ use crate::store::schema::{FETCH, LINKS, MISS_BY_DISTANCE, PARSE, SIM_METRICS};
 use crate::store::segment::conform;
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
 use crate::strategy::LinkSelection;
-use crate::websim::graph::WebDir;
+use crate::webgraph::WebDir;
 use oracle::Oracle;
 
 #[derive(Debug, Clone)]

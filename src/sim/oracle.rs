@@ -11,7 +11,7 @@ use datafusion::arrow::array::{ArrayRef, BooleanArray, Int32Array, RecordBatch, 
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::store::schema::{ORACLE, TARGET_DISTANCE};
-use crate::websim::graph::{Graph, UNREACHABLE};
+use crate::webgraph::{Graph, UNREACHABLE};
 
 /// A graph's answers for one target language and set of seeds.
 pub struct Oracle {

@@ -194,8 +194,8 @@ pub static CLASS_RULES: LazyLock<SchemaRef> = LazyLock::new(|| {
     ]))
 });
 
-/// A recorded or generated web graph (`websim generate`, `graph export`):
-/// one row per page. `status` is the HTTP status a fetch gets (NULL for a
+/// A recorded or generated web graph (`websim generate`, `graph export`;
+/// read and written by `webgraph`): one row per page. `status` is the HTTP status a fetch gets (NULL for a
 /// page never fetched), `lang` its language when it answers 200.
 pub static WEB_PAGES: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![

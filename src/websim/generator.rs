@@ -13,7 +13,7 @@ use super::render::{
     redirect, render_with, text_response, Extras, PageStyle, SimLink, DECLARATIONS,
 };
 pub use super::render::{Declared, SimResponse};
-pub use super::rng::Rng;
+use super::rng::Rng;
 use super::shapes::{self, Front, HostShapes};
 use super::traps::TrapPage;
 

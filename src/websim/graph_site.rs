@@ -7,13 +7,13 @@
 use std::collections::HashMap;
 
 use super::corpus::{self, LANGS};
-use super::generator::Rng;
-use super::graph::{Graph, WebDir, WebInfo};
 use super::render::{
     redirect, render, text_response, PageStyle, SimLink, SimResponse, DECLARATIONS,
 };
+use super::rng::Rng;
 use super::server::Site;
 use crate::error::Result;
+use crate::webgraph::{Graph, WebDir, WebInfo};
 
 /// A web graph ready to be served.
 pub struct GraphSite {
@@ -133,11 +133,11 @@ fn style(host: &str, lang: usize) -> PageStyle {
     let mut rng = Rng::new(&[hash(host), lang as u64, 4]);
     let legacy = LANGS[lang].legacy;
     let encoding = if !legacy.is_empty() && rng.chance(0.4) {
-        legacy[rng.below(legacy.len())]
+        *rng.pick(legacy)
     } else {
         encoding_rs::UTF_8
     };
-    let declared = DECLARATIONS[rng.below(DECLARATIONS.len())];
+    let declared = *rng.pick(&DECLARATIONS);
     PageStyle {
         encoding,
         declared,

@@ -7,17 +7,16 @@
 //!   redirects, errors, a crawler trap) and the markup's (`shapes`: image
 //!   links, framesets, refresh pages, image maps, hreflang alternates,
 //!   junk) — the demo and the phase tests.
-//! - `calibrated` + `graph`: an explicit web graph shaped after Tamura's
-//!   measurements of the Thai web, written as Parquet (`websim generate`,
-//!   statistics in `web_stats`), served by `graph_site` and replayed by
-//!   `simulate`.
+//! - `calibrated`: an explicit web graph shaped after Tamura's
+//!   measurements of the Thai web, written as a web directory
+//!   (`crate::webgraph`) by `websim generate` (statistics in `web_stats`);
+//!   `graph_site` serves any web graph, `simulate` replays one.
 //!
-//! Both render pages through `render`.
+//! Both render pages through `render`, and draw every choice from `rng`.
 
 pub mod calibrated;
 pub mod corpus;
 pub mod generator;
-pub mod graph;
 pub mod graph_site;
 pub mod render;
 pub mod rng;

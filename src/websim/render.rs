@@ -6,7 +6,7 @@
 use encoding_rs::{Encoding, UTF_8};
 
 use super::corpus::{self, LANGS};
-use super::generator::Rng;
+use super::rng::Rng;
 use super::shapes;
 
 /// One HTTP answer of the synthetic web.

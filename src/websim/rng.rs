@@ -1,5 +1,7 @@
-//! The synthetic webs' random numbers: splitmix64, seeded from a list of
-//! numbers (seed, host, page, stream), so every choice is reproducible.
+//! The synthetic webs' random numbers, the one generator of them all (the
+//! procedural web, its shapes, the calibrated generator, the graph server):
+//! splitmix64, seeded from a list of numbers (seed, host, page, stream), so
+//! every choice is reproducible.
 
 /// splitmix64: a small, fast, deterministic generator.
 pub struct Rng(u64);
@@ -26,9 +28,19 @@ impl Rng {
         (self.next_u64() % n.max(1) as u64) as usize
     }
 
+    /// Uniform in `[0, 1)`, from the top 53 bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     /// True with probability `p`.
     pub fn chance(&mut self, p: f64) -> bool {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p
+        self.unit() <= p
+    }
+
+    /// Exponentially distributed with mean 1.
+    pub fn exponential(&mut self) -> f64 {
+        -(1.0 - self.unit()).max(1e-12).ln()
     }
 
     /// One of `items` (not empty), uniformly.

@@ -12,8 +12,9 @@
 //! so the page text and the `<a>` link graph are those of the plain web.
 
 use super::corpus::{self, LANGS};
-use super::generator::{Rng, Web};
+use super::generator::Web;
 use super::render::{escape, head_start, html_response, Extras, LinkForm, SimLink, SimResponse};
+use super::rng::Rng;
 
 /// What a host's front page (`/`) is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -8,11 +8,11 @@ use std::path::Path;
 use datafusion::arrow::array::Float64Array;
 
 use super::calibrated::{self, aims, CalibratedSpec};
-use super::graph::{Graph, Statistic, WebDir, WebInfo, UNREACHABLE};
 use crate::engine::{Engine, Params};
 use crate::error::Result;
 use crate::lang::TargetLang;
 use crate::store::rows::{column, utf8_column};
+use crate::webgraph::{Graph, Statistic, WebDir, WebInfo, UNREACHABLE};
 
 /// The aims of `sql/reports/web_stats.sql`'s rows, in its order.
 const SHARE_AIMS: [f64; 9] = [

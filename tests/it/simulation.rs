@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use langcrawl::websim::graph::WebDir;
+use langcrawl::webgraph::WebDir;
 use langcrawl::websim::graph_site::GraphSite;
 use langcrawl::websim::spawn_background;
 

@@ -12,7 +12,7 @@ use crate::store::CrawlDir;
 use crate::strategy::LinkSelection;
 
 pub(in crate::cli) async fn simulate(ctx: &Context, args: &SimulateArgs) -> Result<()> {
-    let web = crate::websim::graph::WebDir::open(&args.web)?;
+    let web = crate::webgraph::WebDir::open(&args.web)?;
     let target = TargetLang::parse(&web.info()?.target_lang)?;
     if let Some(lang) = &args.lang {
         let asked = TargetLang::parse(lang)?;

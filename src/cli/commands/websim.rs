@@ -74,7 +74,7 @@ pub(in crate::cli) async fn serve(args: &WebsimArgs) -> Result<()> {
 }
 
 async fn serve_graph(args: &WebsimArgs, dir: &Path) -> Result<()> {
-    let web = crate::websim::graph::WebDir::open(dir)?;
+    let web = crate::webgraph::WebDir::open(dir)?;
     let site = crate::websim::graph_site::GraphSite::load(&web)?;
     let listener = crate::websim::server::bind(args.listen)?;
     let addr = listener.local_addr().map_err(Error::io("listener"))?;

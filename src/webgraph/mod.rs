@@ -1,0 +1,233 @@
+//! The web-graph format: a web as a directory of Parquet files that
+//! `websim generate` and `graph export` write, `websim serve --web` serves
+//! and `simulate` replays.
+//!
+//! ```text
+//! <web>/web.json        target language, seeds, how it was made, its statistics
+//! <web>/pages/*.parquet url, host, domain, tld, dir, lang, status, redirect_to, robots_allowed
+//! <web>/links/*.parquet src_url, src_host, dst_url, dst_host, dst_domain, dst_tld, dst_dir, anchor, anchor_lang
+//! ```
+//!
+//! The Parquet schemas are `store::schema::WEB_PAGES` and `WEB_LINKS`,
+//! beside the crawl's. This module holds the directory ([`WebDir`]) and
+//! `web.json` ([`WebInfo`]); `graph` is the graph in memory, `walk` the
+//! walks over it, `write` and `read` its Parquet form.
+
+mod graph;
+mod read;
+mod walk;
+mod write;
+
+use std::path::{Path, PathBuf};
+
+use datafusion::dataframe::DataFrame;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::store::crawl_json::{read_json, write_json};
+use crate::store::schema::{WEB_LINKS, WEB_PAGES};
+
+pub use graph::{Anchor, Graph, GraphHost, GraphLink, GraphPage, UNREACHABLE};
+
+/// Rows per Parquet batch written and read.
+const BATCH_ROWS: usize = 65_536;
+
+/// `web.json`: what the graph is for and how it was made.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct WebInfo {
+    /// ISO 639-3 code of the target language.
+    pub target_lang: String,
+    /// The seed URLs a crawl of it starts from.
+    pub seeds: Vec<String>,
+    /// How the graph was made (`websim generate ...` or `graph export ...`).
+    pub made_by: String,
+    /// Pages and links in the graph.
+    #[serde(default)]
+    pub pages: usize,
+    #[serde(default)]
+    pub links: usize,
+    /// The achieved statistics, when the generator measured them.
+    #[serde(default)]
+    pub stats: Vec<Statistic>,
+}
+
+/// One measured property of a graph beside the value aimed at.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Statistic {
+    pub name: String,
+    /// The value aimed at, if there is one.
+    pub target: Option<f64>,
+    pub achieved: f64,
+    /// `%` for a share (kept as 0 to 1), else the unit of a count.
+    pub unit: String,
+}
+
+/// The paths of a web directory.
+#[derive(Debug, Clone)]
+pub struct WebDir {
+    root: PathBuf,
+}
+
+const WEB_JSON: &str = "web.json";
+
+impl WebDir {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        WebDir { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn pages(&self) -> PathBuf {
+        self.root.join("pages")
+    }
+
+    pub fn links(&self) -> PathBuf {
+        self.root.join("links")
+    }
+
+    pub fn web_json(&self) -> PathBuf {
+        self.root.join(WEB_JSON)
+    }
+
+    /// Opens an existing web directory: one with web.json, pages and links.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Self> {
+        let web = WebDir::new(root);
+        if !web.web_json().is_file() || !web.pages().is_dir() || !web.links().is_dir() {
+            return Err(Error::Usage(format!(
+                "{} is not a web graph (no web.json, pages/ and links/); make one with \
+                 `langcrawl websim generate -o DIR` or `langcrawl graph export -o DIR`",
+                web.root.display()
+            )));
+        }
+        Ok(web)
+    }
+
+    /// Prepares `root` for a new graph: it must not exist yet, or be empty.
+    pub fn create(root: impl Into<PathBuf>) -> Result<Self> {
+        let web = WebDir::new(root);
+        if web.root.exists() {
+            let empty = std::fs::read_dir(&web.root)
+                .map_err(Error::io(&web.root))?
+                .next()
+                .is_none();
+            if !empty {
+                return Err(Error::Usage(format!(
+                    "{} exists and is not empty; give another -o DIR or remove it",
+                    web.root.display()
+                )));
+            }
+        }
+        std::fs::create_dir_all(&web.root).map_err(Error::io(&web.root))?;
+        Ok(web)
+    }
+
+    pub fn info(&self) -> Result<WebInfo> {
+        read_json(&self.web_json())
+    }
+
+    /// Writes web.json (temp file, then rename).
+    pub fn save_info(&self, info: &WebInfo) -> Result<()> {
+        write_json(&self.web_json(), info)
+    }
+
+    /// Writes the pages and links of `graph`, each segment into a temp
+    /// folder renamed into place when complete, then `info` as web.json.
+    pub fn write(&self, graph: &Graph, info: &WebInfo) -> Result<()> {
+        write::write_pages(graph, &self.pages())?;
+        write::write_links(graph, &self.links())?;
+        self.save_info(info)
+    }
+
+    /// Writes the pages of a query whose columns are those of
+    /// [`WEB_PAGES`](crate::store::schema::WEB_PAGES) (temp folder, then
+    /// rename); returns the rows written.
+    pub async fn write_pages_from(&self, engine: &Engine, pages: DataFrame) -> Result<usize> {
+        write::write_frame(engine, pages, WEB_PAGES.clone(), &self.pages()).await
+    }
+
+    /// Writes the links of a query whose columns are those of
+    /// [`WEB_LINKS`](crate::store::schema::WEB_LINKS) (temp folder, then
+    /// rename); returns the rows written.
+    pub async fn write_links_from(&self, engine: &Engine, links: DataFrame) -> Result<usize> {
+        write::write_frame(engine, links, WEB_LINKS.clone(), &self.links()).await
+    }
+
+    /// Reads the whole graph into memory.
+    pub fn read(&self) -> Result<Graph> {
+        read::read_graph(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two hosts: a home page linking to a page that redirects, its target,
+    /// and a page only a link names (never fetched).
+    fn small_graph() -> Graph {
+        let host = |name: &str| GraphHost {
+            name: name.into(),
+            domain: name.into(),
+            tld: "jp".into(),
+        };
+        let page = |url: &str, host, dir: &str, status, redirect_to| GraphPage {
+            url: url.into(),
+            host,
+            dir: dir.into(),
+            lang: (status == Some(200)).then_some(0),
+            status,
+            redirect_to,
+            robots_allowed: true,
+        };
+        let anchor = |text: &str| Anchor {
+            text: text.into(),
+            lang: "jpn".into(),
+        };
+        Graph::new(
+            vec![host("a.jp"), host("b.jp")],
+            vec![
+                page("http://a.jp/", 0, "a.jp/", Some(200), None),
+                page("http://a.jp/old", 0, "a.jp/", Some(301), Some(2)),
+                page("http://b.jp/p/1.html", 1, "b.jp/p/", Some(200), None),
+                page("http://b.jp/p/2.html", 1, "b.jp/p/", None, None),
+            ],
+            vec!["jpn".into()],
+            vec![anchor("old"), anchor("two")],
+            vec![
+                vec![GraphLink { dst: 1, anchor: 0 }],
+                vec![],
+                vec![GraphLink { dst: 3, anchor: 1 }],
+            ],
+        )
+    }
+
+    #[test]
+    fn a_graph_reads_back_as_written() {
+        let tmp = tempfile::tempdir().unwrap();
+        let graph = small_graph();
+        let info = WebInfo {
+            target_lang: "jpn".into(),
+            seeds: vec!["http://a.jp/".into()],
+            made_by: "test".into(),
+            pages: graph.pages.len(),
+            links: graph.link_count(),
+            stats: Vec::new(),
+        };
+        let web = WebDir::create(tmp.path().join("web")).unwrap();
+        web.write(&graph, &info).unwrap();
+        let web = WebDir::open(web.root()).unwrap();
+        assert_eq!(web.info().unwrap(), info);
+        let back = web.read().unwrap();
+        assert_eq!(back.hosts, graph.hosts);
+        assert_eq!(back.pages, graph.pages);
+        assert_eq!(back.langs, graph.langs);
+        assert_eq!(back.anchors, graph.anchors);
+        for page in 0..graph.pages.len() as u32 {
+            assert_eq!(back.outlinks(page), graph.outlinks(page));
+        }
+        assert!(WebDir::create(web.root()).is_err(), "not empty");
+    }
+}

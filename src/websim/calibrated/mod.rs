@@ -1,0 +1,202 @@
+//! The calibrated web generator: a web graph whose shape follows Tamura,
+//! Somboonviwat & Kitsuregawa's measurements of the Thai web (§2–3, Tables
+//! 1, 4 and 5), for any target language of the synthetic web's corpus.
+//!
+//! Servers come in kinds: target servers (mostly target pages, a few in
+//! English), target company sites with English pages beside target ones,
+//! target sites fronted by a chain of English pages (whose target section
+//! no other target page links to — the source of Tamura's long distances
+//! between target pages), and multilingual sites with one top-level
+//! directory per language; the rest are servers in other languages. Each
+//! link is drawn as intra- or inter-server and as leading to a target page
+//! or not, with the probabilities of Table 4; anchors are mostly in the
+//! source page's language, and those to target pages often in the target
+//! language (Chan & Yamana).
+//!
+//! This module holds the plan of a web (kinds of server, the generator's
+//! state) and the aims; `servers` draws the servers, their hosts and pages,
+//! `links` the links and their anchors.
+
+mod links;
+mod servers;
+
+use super::corpus::LANGS;
+use super::rng::Rng;
+use crate::webgraph::{Anchor, Graph, GraphHost, GraphLink, GraphPage};
+
+/// What the generator aims at (Tamura §2.3 and Table 4).
+pub mod aims {
+    /// Target pages among all pages (Table 1: 9.4%).
+    pub const TARGET_PAGES: f64 = 0.094;
+    /// Target pages outside the target ccTLDs (two thirds).
+    pub const OFF_CCTLD: f64 = 0.667;
+    /// Servers with at least one target page (4.6%).
+    pub const TARGET_SERVERS: f64 = 0.046;
+    /// Links from target pages that lead to target pages (71.8%) ...
+    pub const FROM_TARGET: f64 = 0.718;
+    /// ... and of their inter-server links (37.4%).
+    pub const FROM_TARGET_INTER: f64 = 0.374;
+    /// Links from non-target pages on target servers (21.5%; inter 35.3%).
+    pub const FROM_OTHER_ON_TARGET_SERVER: f64 = 0.215;
+    pub const FROM_OTHER_ON_TARGET_SERVER_INTER: f64 = 0.353;
+    /// Links from non-target pages on other servers (0.2%; inter 0.3%).
+    pub const FROM_OTHER_ELSEWHERE: f64 = 0.002;
+    pub const FROM_OTHER_ELSEWHERE_INTER: f64 = 0.003;
+    /// Share of the links of pages on target servers that leave the server
+    /// (Table 4: about 30%), and of pages on other servers (about 50%).
+    pub const INTER_ON_TARGET_SERVER: f64 = 0.30;
+    pub const INTER_ELSEWHERE: f64 = 0.50;
+}
+
+/// Target pages behind an English front.
+const HIDDEN_SECTION: u32 = 12;
+
+/// The size, target and seed of a calibrated web.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CalibratedSpec {
+    /// Index of the target language in `corpus::LANGS`.
+    pub target: usize,
+    pub pages: usize,
+    pub seed: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A server in another language.
+    Other(usize),
+    /// Target pages, one in twenty in English.
+    Target,
+    /// A target company site: half its pages in English.
+    TargetWithEnglish,
+    /// The home page and English pages `/en/1..=chain` in front of a
+    /// target section of [`HIDDEN_SECTION`] pages.
+    EnglishFronted(u32),
+    /// `/<tag>/` directories for the target, English and one more language.
+    Multilingual(usize),
+}
+
+struct Server {
+    kind: Kind,
+    first: u32,
+    pages: u32,
+}
+
+/// Generates a calibrated web graph; the same spec gives the same graph.
+pub fn generate(spec: CalibratedSpec) -> (Graph, Vec<String>) {
+    Generator::new(spec).run()
+}
+
+struct Generator {
+    spec: CalibratedSpec,
+    rng: Rng,
+    servers: Vec<Server>,
+    /// Server of each page.
+    server_of: Vec<u32>,
+    /// `corpus::LANGS` index of each page's language.
+    page_lang: Vec<usize>,
+    content: Vec<bool>,
+    /// Content pages of each server: `[other languages, target]`.
+    server_content: Vec<[Vec<u32>; 2]>,
+    /// Pages behind an English front (its chain and target section): no
+    /// other server links to them.
+    hidden: Vec<bool>,
+    /// Home pages of sites behind an English front: target pages elsewhere
+    /// link to some of them (a portal linking a company's English home).
+    fronts: Vec<u32>,
+    /// Target pages other servers may link to (not behind an English chain).
+    visible_targets: Vec<u32>,
+    anchor_pool: Vec<Anchor>,
+}
+
+impl Generator {
+    fn new(spec: CalibratedSpec) -> Self {
+        Generator {
+            spec,
+            rng: Rng::new(&[spec.seed, spec.target as u64, spec.pages as u64, 5]),
+            servers: Vec::new(),
+            server_of: Vec::new(),
+            page_lang: Vec::new(),
+            content: Vec::new(),
+            hidden: Vec::new(),
+            server_content: Vec::new(),
+            fronts: Vec::new(),
+            visible_targets: Vec::new(),
+            anchor_pool: Vec::new(),
+        }
+    }
+
+    fn run(mut self) -> (Graph, Vec<String>) {
+        self.plan_servers();
+        self.anchor_pool = links::anchor_pool();
+        let on_cctld = self.target_servers_on_cctld();
+        let hosts: Vec<GraphHost> = (0..self.servers.len())
+            .map(|s| self.host(s, on_cctld[s]))
+            .collect();
+        let mut pages = Vec::with_capacity(self.spec.pages);
+        for (s, host) in hosts.iter().enumerate() {
+            self.add_server_pages(s, host, &mut pages);
+        }
+        let outlinks: Vec<Vec<GraphLink>> =
+            (0..pages.len() as u32).map(|p| self.outlinks(p)).collect();
+        let seeds = self.seeds(&pages);
+        let langs = LANGS.iter().map(|l| l.code.to_string()).collect();
+        let anchors = std::mem::take(&mut self.anchor_pool);
+        (Graph::new(hosts, pages, langs, anchors, outlinks), seeds)
+    }
+
+    fn target(&self) -> usize {
+        self.spec.target
+    }
+
+    fn is_target(&self, page: u32) -> bool {
+        self.content[page as usize] && self.page_lang[page as usize] == self.target()
+    }
+
+    /// Front pages (in the target language) of the three largest target
+    /// servers, as Tamura seeded from three Thai servers.
+    fn seeds(&self, pages: &[GraphPage]) -> Vec<String> {
+        let mut servers: Vec<&Server> = self
+            .servers
+            .iter()
+            .filter(|s| matches!(s.kind, Kind::Target | Kind::TargetWithEnglish))
+            .collect();
+        servers.sort_by_key(|s| (std::cmp::Reverse(s.pages), s.first));
+        servers
+            .into_iter()
+            .take(3)
+            .map(|s| pages[s.first as usize].url.clone())
+            .collect()
+    }
+}
+
+/// The expected share of target pages on a server of `kind`.
+fn target_fraction(kind: Kind) -> f64 {
+    match kind {
+        Kind::Other(_) => 0.0,
+        Kind::Target => 0.95,
+        Kind::TargetWithEnglish => 0.5,
+        Kind::EnglishFronted(chain) => HIDDEN_SECTION as f64 / (1 + chain + HIDDEN_SECTION) as f64,
+        Kind::Multilingual(_) => 1.0 / 3.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::websim::corpus;
+
+    #[test]
+    fn generation_is_deterministic() {
+        let spec = CalibratedSpec {
+            target: corpus::lang_index("tha").unwrap(),
+            pages: 2_000,
+            seed: 3,
+        };
+        let (a, seeds_a) = generate(spec);
+        let (b, seeds_b) = generate(spec);
+        assert_eq!(a.pages, b.pages);
+        assert_eq!(seeds_a, seeds_b);
+        assert_eq!(a.link_count(), b.link_count());
+        assert_eq!(seeds_a.len(), 3);
+    }
+}

@@ -1,0 +1,267 @@
+//! The servers of a calibrated web: their kinds and sizes, so that target
+//! pages come to their share; their host names (under the target's ccTLDs
+//! or not, as Tamura found); and their pages — language, path, HTTP
+//! status, redirects, pages robots.txt keeps out.
+
+use super::{aims, target_fraction, Generator, Kind, Server, HIDDEN_SECTION};
+use crate::webgraph::{GraphHost, GraphPage};
+use crate::websim::corpus::{self, GENERIC_TLDS, LANGS};
+use crate::websim::rng::Rng;
+
+/// Pages per server on average, over all servers.
+const MEAN_SERVER_PAGES: usize = 25;
+/// Longest chain of English pages in front of a target section (Tamura
+/// found target pages up to 10 hops from the nearest other one).
+const MAX_CHAIN: u32 = 8;
+
+impl Generator {
+    /// Chooses each server's kind and size so that target pages come to
+    /// about [`aims::TARGET_PAGES`] of all.
+    pub(super) fn plan_servers(&mut self) {
+        let total = self.spec.pages.max(40);
+        let count = (total / MEAN_SERVER_PAGES).max(10);
+        let target_count = ((count as f64 * aims::TARGET_SERVERS).round() as usize).max(3);
+        let kinds: Vec<Kind> = (0..count)
+            .map(|s| {
+                if s < target_count {
+                    self.target_kind()
+                } else {
+                    Kind::Other(self.other_lang())
+                }
+            })
+            .collect();
+        // Sizes are exponential; the target servers' are scaled so that
+        // their target pages come to TARGET_PAGES of all, the others' to
+        // the remaining pages.
+        let raw: Vec<f64> = kinds.iter().map(|_| self.rng.exponential()).collect();
+        let (mut target_weight, mut other_weight) = (0.0, 0.0);
+        let (mut fixed_target, mut fixed_pages) = (0.0, 0.0);
+        for (&kind, &r) in kinds.iter().zip(&raw) {
+            match kind {
+                Kind::Other(_) => other_weight += r,
+                Kind::EnglishFronted(chain) => {
+                    fixed_target += HIDDEN_SECTION as f64;
+                    fixed_pages += (1 + chain + HIDDEN_SECTION) as f64;
+                }
+                _ => target_weight += r * target_fraction(kind),
+            }
+        }
+        let wanted = (aims::TARGET_PAGES * total as f64 - fixed_target).max(0.0);
+        let target_scale = wanted / target_weight.max(1e-9);
+        let target_pages: f64 = kinds
+            .iter()
+            .zip(&raw)
+            .filter(|(k, _)| !matches!(k, Kind::Other(_) | Kind::EnglishFronted(_)))
+            .map(|(_, r)| r * target_scale)
+            .sum();
+        let other_scale =
+            (total as f64 - target_pages - fixed_pages).max(0.0) / other_weight.max(1e-9);
+        for (kind, r) in kinds.into_iter().zip(raw) {
+            let pages = match kind {
+                Kind::Other(_) => ((r * other_scale).round() as u32).max(1),
+                Kind::EnglishFronted(chain) => 1 + chain + HIDDEN_SECTION,
+                _ => ((r * target_scale).round() as u32).max(4),
+            };
+            self.servers.push(Server {
+                kind,
+                first: 0,
+                pages,
+            });
+        }
+        // Shuffle target servers among the rest, so host indexes say nothing.
+        for i in (1..self.servers.len()).rev() {
+            let j = self.rng.below(i + 1);
+            self.servers.swap(i, j);
+        }
+        let mut first = 0;
+        for server in &mut self.servers {
+            server.first = first;
+            first += server.pages;
+        }
+    }
+
+    fn target_kind(&mut self) -> Kind {
+        match self.rng.below(100) {
+            0..=49 => Kind::Target,
+            50..=69 => Kind::TargetWithEnglish,
+            70..=89 => {
+                // Chains of 0 to 8 English pages past the home page, each
+                // length 0.7 times as likely as the one before.
+                let mut chain = 0;
+                while chain < MAX_CHAIN && self.rng.chance(0.7) {
+                    chain += 1;
+                }
+                Kind::EnglishFronted(chain)
+            }
+            _ => Kind::Multilingual(self.other_lang()),
+        }
+    }
+
+    /// A language other than the target: English most often.
+    fn other_lang(&mut self) -> usize {
+        let english = corpus::lang_index("eng").expect("English is in the corpus");
+        if self.target() != english && self.rng.chance(0.55) {
+            return english;
+        }
+        loop {
+            let lang = self.rng.below(LANGS.len());
+            if lang != self.target() {
+                return lang;
+            }
+        }
+    }
+
+    /// Which target servers sit under the target's ccTLDs: in turn, as long
+    /// as those hold less than their share of the target pages so far.
+    pub(super) fn target_servers_on_cctld(&self) -> Vec<bool> {
+        let (mut seen, mut under) = (0.0, 0.0);
+        self.servers
+            .iter()
+            .map(|server| {
+                let pages = server.pages as f64 * target_fraction(server.kind);
+                if pages == 0.0 {
+                    return false;
+                }
+                let on = under < (1.0 - aims::OFF_CCTLD) * (seen + pages);
+                seen += pages;
+                if on {
+                    under += pages;
+                }
+                on
+            })
+            .collect()
+    }
+
+    pub(super) fn host(&mut self, s: usize, on_cctld: bool) -> GraphHost {
+        let target = &LANGS[self.target()];
+        let tld = match self.servers[s].kind {
+            Kind::Other(lang) => {
+                let cctlds = LANGS[lang].cctlds;
+                if self.rng.chance(0.01) {
+                    *self.rng.pick(target.cctlds)
+                } else if !cctlds.is_empty() && self.rng.chance(0.5) {
+                    *self.rng.pick(cctlds)
+                } else {
+                    *self.rng.pick(GENERIC_TLDS)
+                }
+            }
+            _ if on_cctld => *self.rng.pick(target.cctlds),
+            _ => *self.rng.pick(GENERIC_TLDS),
+        };
+        let www = if self.rng.chance(0.5) { "www." } else { "" };
+        let stem = *self.rng.pick(NAMES);
+        let name = format!("{www}{stem}{s}.{tld}");
+        let domain = psl::domain_str(&name).unwrap_or(&name).to_string();
+        GraphHost {
+            tld: psl::suffix_str(&name).unwrap_or(tld).to_string(),
+            domain,
+            name,
+        }
+    }
+
+    pub(super) fn add_server_pages(
+        &mut self,
+        s: usize,
+        host: &GraphHost,
+        pages: &mut Vec<GraphPage>,
+    ) {
+        let server = &self.servers[s];
+        let (kind, first, count) = (server.kind, server.first, server.pages);
+        let mut rng = Rng::new(&[self.spec.seed, s as u64, 7]);
+        let robots = rng.chance(0.3);
+        let langs: Vec<usize> = (0..count).map(|j| self.lang_of(kind, j)).collect();
+        // Statuses first: a redirect points to a page that answers 200.
+        let fixed = |j: u32| j == 0 || matches!(kind, Kind::EnglishFronted(c) if j <= c + 1);
+        let statuses: Vec<u16> = (0..count)
+            .map(|j| match (fixed(j), rng.below(100)) {
+                (true, _) => 200,
+                (false, 0..=1) => 404,
+                (false, 2) => 500,
+                (false, 3..=4) => 301,
+                _ => 200,
+            })
+            .collect();
+        for j in 0..count {
+            let id = first + j;
+            let private = robots && j % 10 == 7 && statuses[j as usize] == 200 && !fixed(j);
+            let path = self.path(kind, j, langs[j as usize], private);
+            let status = statuses[j as usize];
+            let redirect_to = (status == 301).then(|| {
+                let k = (1..count)
+                    .map(|step| (j + step) % count)
+                    .find(|&k| statuses[k as usize] == 200)
+                    .unwrap_or(0);
+                first + k
+            });
+            let content = status == 200 && !private;
+            let url = format!("http://{}{path}", host.name);
+            let dir = crate::urls::parts(&url::Url::parse(&url).expect("generated URLs parse")).dir;
+            pages.push(GraphPage {
+                url,
+                host: s as u32,
+                dir,
+                lang: (status == 200).then_some(langs[j as usize] as u16),
+                status: Some(status),
+                redirect_to,
+                robots_allowed: !private,
+            });
+            self.server_of.push(s as u32);
+            self.page_lang.push(langs[j as usize]);
+            self.content.push(content);
+            if self.server_content.len() <= s {
+                self.server_content.resize_with(s + 1, Default::default);
+            }
+            if content {
+                let target = usize::from(langs[j as usize] == self.target());
+                self.server_content[s][target].push(id);
+            }
+            let hidden =
+                matches!(kind, Kind::EnglishFronted(c) if j > 0 && j <= c + HIDDEN_SECTION);
+            self.hidden.push(hidden);
+            if j == 0 && matches!(kind, Kind::EnglishFronted(_)) {
+                self.fronts.push(id);
+            }
+            if content && langs[j as usize] == self.target() && !hidden {
+                self.visible_targets.push(id);
+            }
+        }
+    }
+
+    fn lang_of(&self, kind: Kind, j: u32) -> usize {
+        let english = corpus::lang_index("eng").unwrap_or(0);
+        let target = self.target();
+        match kind {
+            Kind::Other(lang) => lang,
+            Kind::Target if j % 20 == 19 => english,
+            Kind::Target => target,
+            Kind::TargetWithEnglish if j % 2 == 1 => english,
+            Kind::TargetWithEnglish => target,
+            Kind::EnglishFronted(chain) if j > chain => target,
+            Kind::EnglishFronted(_) => english,
+            Kind::Multilingual(_) if j == 0 || j % 3 == 2 => english,
+            Kind::Multilingual(_) if j % 3 == 1 => target,
+            Kind::Multilingual(other) => other,
+        }
+    }
+
+    fn path(&self, kind: Kind, j: u32, lang: usize, private: bool) -> String {
+        if j == 0 {
+            return "/".into();
+        }
+        if private {
+            return format!("/private/{j}.html");
+        }
+        match kind {
+            Kind::EnglishFronted(_) | Kind::Multilingual(_) => {
+                format!("/{}/{j}.html", LANGS[lang].tag)
+            }
+            _ => format!("/p/{j}.html"),
+        }
+    }
+}
+
+const NAMES: &[&str] = &[
+    "siam", "chao", "sakura", "hana", "hanok", "seoul", "lotus", "ganga", "berg", "fleur", "volga",
+    "river", "stone", "cloud", "bridge", "garden", "harbor", "market", "forest", "valley",
+    "island", "meadow", "temple", "orchid", "monsoon", "delta", "summit", "canal",
+];
