@@ -92,6 +92,14 @@ impl Engine {
             }
         };
         crate::functions::register(&ctx);
+        if let Some(dir) = &sql_dir {
+            for name in crate::sql_files::unused_overrides(dir) {
+                eprintln!(
+                    "langcrawl: warning: --sql-dir {}: {name} is not a pipeline file and is not used (they are under steps/, views/, strategies/, reports/, sim/ and tables/)",
+                    dir.display()
+                );
+            }
+        }
         Engine { ctx, sql_dir }
     }
 

@@ -7,6 +7,8 @@
 //! `strategies/` (one file per link-selection strategy), `reports/`,
 //! `sim/` (replay) and `tables/` (CSV data the user may replace).
 
+use std::path::{Path, PathBuf};
+
 use include_dir::{include_dir, Dir};
 
 static SQL: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/sql");
@@ -33,29 +35,73 @@ pub fn paths() -> Vec<&'static str> {
     paths
 }
 
+/// The files of a `--sql-dir` that no step reads, by path under it: a copy
+/// of an older, flat `sql/` or a misspelt name would otherwise go unused
+/// without a word.
+pub fn unused_overrides(dir: &Path) -> Vec<String> {
+    let mut unused: Vec<String> = files_under(dir)
+        .iter()
+        .filter_map(|path| path.strip_prefix(dir).ok())
+        .map(|relative| relative.to_string_lossy().replace('\\', "/"))
+        .filter(|name| name.ends_with(".sql") || name.ends_with(".csv"))
+        .filter(|name| builtin(name).is_none())
+        .collect();
+    unused.sort();
+    unused
+}
+
+/// Every file under `dir`, in its folders too (unreadable folders skipped).
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for path in entries.flatten().map(|entry| entry.path()) {
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
-    use std::path::Path;
 
     use super::*;
 
     /// The text of every Rust file under `src/`.
     fn rust_sources() -> Vec<(String, String)> {
-        let mut found = Vec::new();
-        let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    let text = std::fs::read_to_string(&path).unwrap();
-                    found.push((path.display().to_string(), text));
-                }
-            }
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        files_under(&src)
+            .into_iter()
+            .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+            .map(|path| {
+                let text = std::fs::read_to_string(&path).unwrap();
+                (path.display().to_string(), text)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_sql_dir_in_the_old_flat_layout_is_named_as_unused() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("steps")).unwrap();
+        for name in [
+            "generate.sql",
+            "steps/generate.sql",
+            "steps/genrate.sql",
+            "notes.txt",
+        ] {
+            std::fs::write(tmp.path().join(name), "SELECT 1").unwrap();
         }
-        found
+        let unused = unused_overrides(tmp.path());
+        assert_eq!(unused, ["generate.sql", "steps/genrate.sql"]);
     }
 
     /// String literals in `text` that name a file under `sql/`: a path
