@@ -8,7 +8,9 @@
 //!   URL's path occurs (`/a/b/a/b/a/` → 3), the sign of a relative-link trap;
 //! - `anchor_matches(anchor_lang, target_lang, han_matches)`: whether an
 //!   anchor's language counts as the target (`crate::lang::matches_target`,
-//!   the one definition of that rule).
+//!   the one definition of that rule);
+//! - `url_lang(url)`: the language the URL names (`/th/`, `hl=ja`, `ko.`
+//!   hosts), or NULL (`crate::lang::url_lang`).
 
 use std::sync::Arc;
 
@@ -44,6 +46,21 @@ pub fn register(ctx: &SessionContext) {
         Arc::new(|args| {
             map_strings(args, |urls| {
                 let out: Int32Array = urls.iter().map(|u| u.map(repeated_segment)).collect();
+                Arc::new(out) as ArrayRef
+            })
+        }),
+    ));
+    ctx.register_udf(create_udf(
+        "url_lang",
+        vec![DataType::Utf8],
+        DataType::Utf8,
+        Volatility::Immutable,
+        Arc::new(|args| {
+            map_strings(args, |urls| {
+                let out: StringArray = urls
+                    .iter()
+                    .map(|u| u.and_then(crate::lang::url_lang))
+                    .collect();
                 Arc::new(out) as ArrayRef
             })
         }),
@@ -119,7 +136,8 @@ mod tests {
         register(&ctx);
         let batches = ctx
             .sql("SELECT blocked_address('169.254.169.254') AS b, blocked_address('a.jp') AS p, repeated_segment('http://h/a/b/a/b/a/') AS r, \
-                  anchor_matches('han', 'cmn', true) AS m, anchor_matches('han', 'kor', true) AS k")
+                  anchor_matches('han', 'cmn', true) AS m, anchor_matches('han', 'kor', true) AS k, \
+                  url_lang('https://example.com/th/') AS u")
             .await
             .unwrap()
             .collect()
@@ -129,7 +147,7 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(
-            text.contains("| link-local |   | 3 | true | false |"),
+            text.contains("| link-local |   | 3 | true | false | tha |"),
             "{text}"
         );
     }

@@ -1,8 +1,9 @@
 -- link_facts: every link of the round with the facts the strategies decide
 -- on — facts only, no verdicts: is its source page relevant and how was it
--- prioritized, do its TLD and anchor point at the target, and the Tamura
--- states of the source and destination servers and top-level directories
--- (an unknown server or directory is unvisited: Na = 0). Each strategy
+-- prioritized, do its TLD and anchor point at the target, the language its
+-- destination URL names (dst_url_lang: `/th/`, `hl=ja`, `ko.` hosts), and
+-- the Tamura states of the source and destination servers and top-level
+-- directories (an unknown server or directory is unvisited: Na = 0). Each strategy
 -- turns these into its own accepted, priority and reason.
 -- inputs:  links, crawldb_after_round, servers, dirs, target_tlds (tld)
 -- params:  $target_lang, $han_matches
@@ -17,6 +18,7 @@ SELECT l.src_url,
        l.dst_host,
        l.dst_dir,
        l.dst_tld,
+       url_lang(l.dst_url) AS dst_url_lang,
        coalesce(p.relevant, false) AS src_relevant,
        coalesce(p.priority, 0.0) AS src_priority,
        anchor_matches(l.anchor_lang, $target_lang, $han_matches) AS anchor_on_target,

@@ -1,5 +1,6 @@
 //! Language and charset identification: decode a page's bytes, name the
-//! language of its visible text, and name the language of a short anchor.
+//! language of its visible text, name the language of a short anchor, and
+//! the language a URL names (`/th/`, `hl=ja`, `ko.` hosts).
 
 pub mod anchor;
 pub mod charset;
@@ -7,9 +8,11 @@ pub mod codes;
 pub mod eval;
 pub mod page;
 pub mod script;
+pub mod url;
 
 pub use anchor::{anchor_lang, matches_target, HAN};
 pub use charset::{decode, Decoded};
 pub use codes::TargetLang;
 pub use page::{identify_page, PageLang};
 pub use script::ScriptCounts;
+pub use url::url_lang;

@@ -107,3 +107,50 @@ fn every_real_page_parses_and_its_a_links_match_an_independent_count() {
         );
     }
 }
+
+/// The language a URL names, checked against an independent label: the
+/// `hreflang` real pages give their alternates and interlanguage links
+/// (Wikipedia's `ar.wikipedia.org`, Mozilla's `/de/`, ...).
+#[test]
+fn the_language_a_url_names_agrees_with_the_hreflang_of_real_links() {
+    let (mut labelled, mut named, mut agreed) = (0, 0, 0);
+    let mut disagreements = Vec::new();
+    for (name, bytes) in real_pages() {
+        let url = page_url(&name);
+        let input = FetchedPage {
+            url: &url,
+            host: "real.example",
+            status: "fetched",
+            content_type: Some("text/html"),
+            content: Some(&bytes),
+            ..FetchedPage::default()
+        };
+        for link in parse_one(&input, None).links {
+            let Some(hreflang) = link.hreflang.filter(|h| h != "x-default") else {
+                continue;
+            };
+            labelled += 1;
+            let Some(found) = lang::url_lang(&link.dst.url) else {
+                continue;
+            };
+            named += 1;
+            if found == hreflang {
+                agreed += 1;
+            } else {
+                disagreements.push(format!("{} {hreflang} {found}", link.dst.url));
+            }
+        }
+    }
+    println!(
+        "{labelled} links with hreflang, {named} name a language, {agreed} agree; differ: {disagreements:?}"
+    );
+    assert!(labelled >= 60, "{labelled} labelled links");
+    assert!(
+        named * 10 >= labelled * 7,
+        "{named} of {labelled} URLs name a language"
+    );
+    assert!(
+        agreed * 100 >= named * 95,
+        "{agreed} of {named} agree: {disagreements:?}"
+    );
+}
