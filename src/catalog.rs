@@ -173,7 +173,8 @@ impl Part {
 }
 
 /// The union of `parts` as table `table`, with a `round` column (and a
-/// `decision_set` column where the parts name one).
+/// `decision_set` column where the parts name one); a part that cannot be
+/// read is left out with a warning.
 async fn register_union(
     engine: &Engine,
     table: &str,
@@ -183,35 +184,79 @@ async fn register_union(
 ) -> Result<()> {
     let mut union: Option<DataFrame> = None;
     for (index, part) in parts.iter().enumerate() {
-        let name = format!("{table}_{index}");
-        if let Err(e) = segment(engine, &name, &part.path, schema).await {
-            eprintln!("langcrawl: warning: left out of table {table}: {e}");
-            continue;
-        }
-        let df = engine
-            .context()
-            .table(&name)
-            .await
-            .map_err(Error::sql(&name))?;
-        let mut columns = vec![lit(part.round.0 as i32).alias("round")];
-        if let Some(set) = &part.set {
-            columns.push(lit(set.clone()).alias("decision_set"));
-        }
-        columns.extend(
-            df.schema()
-                .fields()
-                .iter()
-                .filter(|f| content || f.name() != "content")
-                .map(|f| col(format!("\"{}\"", f.name()))),
-        );
-        let df = df.select(columns).map_err(Error::sql(&name))?;
+        let df = match union_part(engine, table, index, part, schema, content).await {
+            Ok(df) => df,
+            Err(e) => {
+                eprintln!("langcrawl: warning: left out of table {table}: {e}");
+                continue;
+            }
+        };
         union = Some(match union {
             None => df,
-            Some(all) => all.union(df).map_err(Error::sql(&name))?,
+            Some(all) => all.union(df).map_err(Error::sql(table))?,
         });
     }
     match union {
         Some(df) => engine.register_view(table, df),
         None => Ok(()),
+    }
+}
+
+/// Part `index` of table `table`: its segment with a `round` column (and
+/// `decision_set`), without `content` unless asked.
+async fn union_part(
+    engine: &Engine,
+    table: &str,
+    index: usize,
+    part: &Part,
+    schema: &SchemaRef,
+    content: bool,
+) -> Result<DataFrame> {
+    let name = format!("{table}_{index}");
+    segment(engine, &name, &part.path, schema).await?;
+    let df = engine
+        .context()
+        .table(&name)
+        .await
+        .map_err(Error::sql(&name))?;
+    let mut columns = vec![lit(part.round.0 as i32).alias("round")];
+    if let Some(set) = &part.set {
+        columns.push(lit(set.clone()).alias("decision_set"));
+    }
+    columns.extend(
+        df.schema()
+            .fields()
+            .iter()
+            .filter(|f| content || f.name() != "content")
+            .map(|f| col(format!("\"{}\"", f.name()))),
+    );
+    df.select(columns).map_err(Error::sql(&name))
+}
+
+/// `all_links`: the links of every round up to `last`, with a `round`
+/// column — what a learning strategy learns from. Unlike `sql`'s tables,
+/// a segment that cannot be read is an error: the model would silently
+/// forget it.
+pub async fn links_through(engine: &Engine, crawl: &CrawlDir, last: RoundId) -> Result<()> {
+    let schema = Phase::Links.schema();
+    let mut union: Option<DataFrame> = None;
+    let rounds = crawl.rounds()?.into_iter().filter(|&r| r <= last);
+    for (index, round) in rounds.enumerate() {
+        if !crawl.has(round, Phase::Links) {
+            continue;
+        }
+        let part = Part::of(round, None, crawl.segment(round, Phase::Links));
+        let df = union_part(engine, "all_links", index, &part, &schema, false).await?;
+        union = Some(match union {
+            None => df,
+            Some(all) => all.union(df).map_err(Error::sql("all_links"))?,
+        });
+    }
+    match union {
+        Some(df) => engine.register_view("all_links", df),
+        None => Err(Error::NothingToDo(format!(
+            "{}: no links up to round {last}",
+            crawl.root().display()
+        ))),
     }
 }

@@ -139,6 +139,7 @@ async fn refilter_round(
     let how = AfterRound::Rebuilt;
     crate::catalog::crawldb_after_round(engine, crawl, round, how, &params).await?;
     selection.register_inputs(engine).await?;
+    selection.learn(engine, crawl, round, None).await?;
     let decisions = selection.link_decisions(engine).await?;
     let dir = crawl.decision_set(round, &options.name);
     let staged = engine

@@ -9,7 +9,7 @@ use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::store::schema::{CRAWLDB, DECISIONS};
 use crate::store::{CrawlConfig, CrawlDir, Phase, SegmentWriter};
-use crate::strategy::LinkSelection;
+use crate::strategy::{Learned, LinkSelection};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct UpdateReport {
@@ -39,15 +39,27 @@ pub async fn run(
     selection: &LinkSelection,
 ) -> Result<UpdateReport> {
     let round = crawl.round_to_merge()?;
-    let stale = crawl.segment(round, Phase::Decisions);
-    if stale.exists() {
-        std::fs::remove_dir_all(&stale).map_err(Error::io(&stale))?;
+    for phase in [Phase::Decisions, Phase::Model, Phase::Scores] {
+        let stale = crawl.segment(round, phase);
+        if stale.exists() {
+            std::fs::remove_dir_all(&stale).map_err(Error::io(&stale))?;
+        }
     }
+    let stale = crawl.segment(round, Phase::Decisions);
     let params = selection.sql_params().set("round", round.0 as i32);
     catalog::crawldb_after_round(engine, crawl, round, AfterRound::Applied, &params).await?;
     let crawldb_before = engine.count_rows("crawldb", None).await?;
     let links = engine.count_rows("links", None).await?;
     selection.register_inputs(engine).await?;
+    let (model, scores) = (
+        crawl.segment(round, Phase::Model),
+        crawl.segment(round, Phase::Scores),
+    );
+    let keep = Learned {
+        model: &model,
+        scores: &scores,
+    };
+    selection.learn(engine, crawl, round, Some(keep)).await?;
 
     let decisions = selection.decisions(engine).await?;
     let staged = engine

@@ -307,6 +307,18 @@ pub struct StrategyArgs {
     /// ontology: class rules, CSV from_class,to_class,probability [default: sql/tables/class_rules.csv]
     #[arg(long, value_name = "FILE")]
     pub class_rules: Option<PathBuf>,
+    /// adaptive: follow a link whose learned probability of leading to a target page reaches this, once the model has seen enough labels [default: 0.1]
+    #[arg(long, value_name = "P")]
+    pub min_probability: Option<f64>,
+    /// adaptive: labelled links at which the threshold is half of --min-probability (it grows as n / (n + N)) [default: 200]
+    #[arg(long, value_name = "N")]
+    pub warmup: Option<u32>,
+    /// adaptive: links below the threshold that a relevant server may still open to unvisited servers, per round [default: 2]
+    #[arg(long, value_name = "N")]
+    pub explore: Option<u32>,
+    /// adaptive: features the model leaves out, for ablations (kind, hreflang, url_lang, anchor, tld, hops, inlinks, src_server, dst_server, dst_dir) [default: none]
+    #[arg(long, value_name = "FEATURE,...", value_delimiter = ',')]
+    pub leave_out: Option<Vec<String>>,
 }
 
 #[derive(Debug, Args)]

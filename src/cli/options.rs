@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::fetch::{client::ClientOptions, FetchOptions};
 use crate::generate::GenerateOptions;
 use crate::lang::TargetLang;
+use crate::store::schema::LINK_FEATURES;
 use crate::store::{CrawlConfig, CrawlLimits, StrategyParams};
 use crate::strategy::LinkSelection;
 
@@ -141,6 +142,25 @@ impl StrategyArgs {
                 return Err(Error::Usage(format!("--{flag}: must be a number")));
             }
         }
+        if self
+            .min_probability
+            .is_some_and(|p| !(0.0..=1.0).contains(&p))
+        {
+            return Err(Error::Usage(
+                "--min-probability: must be a probability, 0 to 1".into(),
+            ));
+        }
+        if let Some(unknown) = self
+            .leave_out
+            .iter()
+            .flatten()
+            .find(|f| !LINK_FEATURES.contains(&f.as_str()))
+        {
+            return Err(Error::Usage(format!(
+                "--leave-out {unknown}: no such feature (known: {})",
+                LINK_FEATURES.join(", ")
+            )));
+        }
         for (flag, file) in [
             ("importance", &self.importance),
             ("dictionary", &self.dictionary),
@@ -157,6 +177,10 @@ impl StrategyArgs {
         set(&mut params.han_matches, self.han_matches);
         set(&mut params.min_ont_rel, self.min_ont_rel);
         set(&mut params.min_la_rel, self.min_la_rel);
+        set(&mut params.min_probability, self.min_probability);
+        set(&mut params.warmup, self.warmup);
+        set(&mut params.explore, self.explore);
+        set(&mut params.leave_out, self.leave_out.clone());
         set_some(&mut params.target_class, &self.target_class);
         set_some(
             &mut params.importance,

@@ -101,10 +101,17 @@ async fn simulation(engine: &Engine, sim: &SimDir) -> Result<(String, Vec<Series
         )
         .await?;
     let series = series(&engine.collect(df).await?)?;
-    let mut sections = vec![Section {
-        heading: "Final table".into(),
-        table: html_table(&final_table)?,
-    }];
+    let goals = crate::sim::coverage_goals(engine).await?;
+    let mut sections = vec![
+        Section {
+            heading: "Final table".into(),
+            table: html_table(&final_table)?,
+        },
+        Section {
+            heading: "Pages to reach 90% and 99% of the coverage bfs reaches".into(),
+            table: html_table(&goals)?,
+        },
+    ];
     for s in &series {
         let crawl = CrawlDir::open_read_only(sim.crawl(&s.strategy))?;
         let target = CrawlConfig::load(&crawl)?.target_lang.unwrap_or_default();

@@ -276,6 +276,16 @@ fn write_table(
     std::fs::rename(&temp, &csv).map_err(Error::io(&csv))
 }
 
+/// The pages each strategy needed to reach 90% and 99% of the coverage
+/// `bfs` reached, and its harvest rate there (`sql/sim/coverage_goals.sql`).
+/// Call after [`final_table`], which registers `sim_metrics`.
+pub async fn coverage_goals(engine: &Engine) -> Result<Vec<RecordBatch>> {
+    let df = engine
+        .query_file("sim/coverage_goals.sql", &Params::new())
+        .await?;
+    engine.collect(df).await
+}
+
 /// The simulation's final table: each strategy's last round, with its miss
 /// ratio over all distances (`sql/sim/final.sql`).
 pub async fn final_table(engine: &Engine, sim: &SimDir) -> Result<Vec<RecordBatch>> {

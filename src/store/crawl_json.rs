@@ -71,6 +71,17 @@ pub struct StrategyParams {
     pub dictionary: Option<PathBuf>,
     /// `ontology`: CSV `from_class,to_class,probability`.
     pub class_rules: Option<PathBuf>,
+    /// `adaptive`: follow a link whose learned probability of leading to a
+    /// target page reaches this (once the model has seen enough labels).
+    pub min_probability: f64,
+    /// `adaptive`: labelled links after which the threshold is at half
+    /// of `min_probability` (it rises as n / (n + warmup)).
+    pub warmup: u32,
+    /// `adaptive`: links below the threshold a relevant server may still
+    /// open to unvisited servers per round, the likeliest first.
+    pub explore: u32,
+    /// `adaptive`: features the model leaves out (for ablations).
+    pub leave_out: Vec<String>,
 }
 
 impl Default for StrategyParams {
@@ -85,6 +96,10 @@ impl Default for StrategyParams {
             importance: None,
             dictionary: None,
             class_rules: None,
+            min_probability: 0.1,
+            warmup: 200,
+            explore: 2,
+            leave_out: Vec::new(),
         }
     }
 }

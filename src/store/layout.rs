@@ -39,15 +39,21 @@ pub enum Phase {
     Links,
     Parse,
     Decisions,
+    /// What a learning strategy (`adaptive`) learned in the round.
+    Model,
+    /// A learning strategy's score of each link, feature by feature.
+    Scores,
 }
 
 impl Phase {
-    pub const ALL: [Phase; 5] = [
+    pub const ALL: [Phase; 7] = [
         Phase::Fetchlist,
         Phase::Fetch,
         Phase::Links,
         Phase::Parse,
         Phase::Decisions,
+        Phase::Model,
+        Phase::Scores,
     ];
 
     /// The command that writes this segment.
@@ -56,19 +62,21 @@ impl Phase {
             Phase::Fetchlist => "generate",
             Phase::Fetch => "fetch",
             Phase::Links | Phase::Parse => "parse",
-            Phase::Decisions => "updatedb",
+            Phase::Decisions | Phase::Model | Phase::Scores => "updatedb",
         }
     }
 
     /// The schema of this phase's segments (`store::schema`).
     pub fn schema(self) -> datafusion::arrow::datatypes::SchemaRef {
-        use super::schema::{DECISIONS, FETCH, FETCHLIST, LINKS, PARSE};
+        use super::schema::{DECISIONS, FETCH, FETCHLIST, LINKS, MODEL, PARSE, SCORES};
         match self {
             Phase::Fetchlist => FETCHLIST.clone(),
             Phase::Fetch => FETCH.clone(),
             Phase::Links => LINKS.clone(),
             Phase::Parse => PARSE.clone(),
             Phase::Decisions => DECISIONS.clone(),
+            Phase::Model => MODEL.clone(),
+            Phase::Scores => SCORES.clone(),
         }
     }
 
@@ -79,6 +87,8 @@ impl Phase {
             Phase::Links => "links",
             Phase::Parse => "parse",
             Phase::Decisions => "decisions",
+            Phase::Model => "model",
+            Phase::Scores => "scores",
         }
     }
 }

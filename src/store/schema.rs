@@ -13,6 +13,10 @@ fn int32(name: &str, nullable: bool) -> Field {
     Field::new(name, DataType::Int32, nullable)
 }
 
+fn int64(name: &str, nullable: bool) -> Field {
+    Field::new(name, DataType::Int64, nullable)
+}
+
 fn float64(name: &str, nullable: bool) -> Field {
     Field::new(name, DataType::Float64, nullable)
 }
@@ -161,6 +165,56 @@ pub static DECISIONS: LazyLock<SchemaRef> = LazyLock::new(|| {
         int32("depth", true),
         int32("redirect_hops", true),
     ]))
+});
+
+/// The features of a link the `adaptive` strategy learns from, in the
+/// order of `sql/views/link_features.sql`.
+pub const LINK_FEATURES: [&str; 10] = [
+    "kind",
+    "hreflang",
+    "url_lang",
+    "anchor",
+    "tld",
+    "hops",
+    "inlinks",
+    "src_server",
+    "dst_server",
+    "dst_dir",
+];
+
+/// `adaptive`'s model of a round (`sql/steps/learn_model.sql`): per feature
+/// value, the labelled links that led to target pages and to others, and
+/// its weight (smoothed log-odds); rows `prior` and `threshold` besides.
+pub static MODEL: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("feature", false),
+        utf8("value", false),
+        int64("relevant", true),
+        int64("other", true),
+        float64("weight", false),
+    ]))
+});
+
+/// `adaptive`'s scores of a round's links (`sql/views/link_scores.sql`):
+/// each feature's value and weight, the prior, score and probability.
+pub static SCORES: LazyLock<SchemaRef> = LazyLock::new(|| {
+    let mut fields = vec![
+        utf8("src_url", false),
+        utf8("url", false),
+        utf8("src_host", false),
+        utf8("dst_host", false),
+        float64("src_priority", false),
+    ];
+    fields.extend(LINK_FEATURES.iter().map(|f| utf8(f, false)));
+    fields.push(float64("w_prior", false));
+    fields.extend(
+        LINK_FEATURES
+            .iter()
+            .map(|f| float64(&format!("w_{f}"), false)),
+    );
+    fields.push(float64("score", false));
+    fields.push(float64("probability", false));
+    Arc::new(Schema::new(fields))
 });
 
 /// `target_tlds`: the ccTLDs of `tld-anchor` (from crawl.json).

@@ -55,6 +55,11 @@ pub(in crate::cli) async fn simulate(ctx: &Context, args: &SimulateArgs) -> Resu
         args.out.display(),
         crate::report::format(&table, Format::Table)?
     );
+    let goals = crate::sim::coverage_goals(&ctx.engine).await?;
+    println!(
+        "\nPages to reach 90% and 99% of the coverage bfs reaches, and the harvest rate there:\n{}",
+        crate::report::format(&goals, Format::Table)?
+    );
     Ok(())
 }
 

@@ -6,6 +6,9 @@
 
 use datafusion::dataframe::DataFrame;
 
+mod learn;
+pub use learn::Learned;
+
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::lang::TargetLang;
@@ -32,6 +35,8 @@ pub struct Strategy {
     pub prune: Prune,
     /// Needs the whole web graph (`simulate` only).
     pub simulation_only: bool,
+    /// Learns from the crawl before it decides ([`LinkSelection::learn`]).
+    pub learns: bool,
     pub about: &'static str,
 }
 
@@ -41,6 +46,7 @@ pub const STRATEGIES: &[Strategy] = &[
         sql: "strategies/bfs.sql",
         prune: Prune::Nothing,
         simulation_only: false,
+        learns: false,
         about: "Nutch's default (the papers' control group): follow every link, breadth first",
     },
     Strategy {
@@ -48,6 +54,7 @@ pub const STRATEGIES: &[Strategy] = &[
         sql: "strategies/tld-anchor.sql",
         prune: Prune::Nothing,
         simulation_only: false,
+        learns: false,
         about: "Chan & Yamana: follow links into the target ccTLDs (--tld), else links whose anchor is in the target language",
     },
     Strategy {
@@ -55,6 +62,7 @@ pub const STRATEGIES: &[Strategy] = &[
         sql: "strategies/hard-focused.sql",
         prune: Prune::Nothing,
         simulation_only: false,
+        learns: false,
         about: "Tamura: follow only the links of pages in the target language",
     },
     Strategy {
@@ -62,6 +70,7 @@ pub const STRATEGIES: &[Strategy] = &[
         sql: "strategies/soft-focused.sql",
         prune: Prune::Nothing,
         simulation_only: false,
+        learns: false,
         about: "Tamura: follow every link, those of target-language pages first",
     },
     Strategy {
@@ -69,6 +78,7 @@ pub const STRATEGIES: &[Strategy] = &[
         sql: "strategies/server-aggressive.sql",
         prune: Prune::Servers,
         simulation_only: false,
+        learns: false,
         about: "Tamura §4.1: drop links to servers judged irrelevant (--tolerance T), the rest by page language",
     },
     Strategy {
@@ -76,6 +86,7 @@ pub const STRATEGIES: &[Strategy] = &[
         sql: "strategies/server-conservative.sql",
         prune: Prune::Servers,
         simulation_only: false,
+        learns: false,
         about: "Tamura §4.2: as server-aggressive, and servers without a target page may not open unvisited servers",
     },
     Strategy {
@@ -83,6 +94,7 @@ pub const STRATEGIES: &[Strategy] = &[
         sql: "strategies/dir-conservative.sql",
         prune: Prune::Dirs,
         simulation_only: false,
+        learns: false,
         about: "Tamura §4.3: the conservative rule per top-level directory instead of per server",
     },
     Strategy {
@@ -90,13 +102,23 @@ pub const STRATEGIES: &[Strategy] = &[
         sql: "strategies/ontology.sql",
         prune: Prune::Nothing,
         simulation_only: false,
+        learns: false,
         about: "Kumar & Vig: OBRS of the (transcribed) link context over --importance, else LARS over --class-rules",
+    },
+    Strategy {
+        name: "adaptive",
+        sql: "strategies/adaptive.sql",
+        prune: Prune::Nothing,
+        simulation_only: false,
+        learns: true,
+        about: "beyond the papers: follow the links a model learned from this crawl's own fetches scores likely to lead to target pages (--min-probability, --explore)",
     },
     Strategy {
         name: "perfect",
         sql: "strategies/perfect.sql",
         prune: Prune::Nothing,
         simulation_only: true,
+        learns: false,
         about: "Tamura's oracle (simulate only): follow exactly the links that lead to target pages",
     },
 ];
@@ -149,6 +171,10 @@ impl LinkSelection {
             .set("min_ont_rel", p.min_ont_rel)
             .set("min_la_rel", p.min_la_rel)
             .set("target_class", p.target_class.clone().unwrap_or_default())
+            .set("min_probability", p.min_probability)
+            .set("warmup", i64::from(p.warmup))
+            .set("explore", i64::from(p.explore))
+            .set("leave_out", p.leave_out.join(","))
             .set("allow_private", self.limits.allow_private)
             .set("max_depth", i64::from(self.limits.max_depth))
             .set("max_url_length", i64::from(self.limits.max_url_length))

@@ -1,0 +1,43 @@
+-- link_scores: this round's links scored by the adaptive strategy's model
+-- (learn_model.sql): each feature's value and weight, the prior, the score
+-- (their sum: the log-odds that the destination is a target page) and the
+-- probability 1 / (1 + exp(-score)). A value the model has not seen
+-- weighs 0. Written as the round's `scores` segment: why a link scored as
+-- it did is a query.
+-- inputs:  link_features, model
+-- params:  $round
+-- output:  src_url, url, src_host, dst_host, kind, src_priority, the features, w_prior,
+--          w_<feature> for each, score, probability
+WITH weighed AS (
+    SELECT c.src_url, c.url, c.src_host, c.dst_host, c.src_priority,
+           kind, hreflang, url_lang, anchor, tld, hops, inlinks, src_server, dst_server, dst_dir,
+           p.weight AS w_prior,
+           coalesce(m_kind.weight, 0.0) AS w_kind,
+           coalesce(m_hreflang.weight, 0.0) AS w_hreflang,
+           coalesce(m_url_lang.weight, 0.0) AS w_url_lang,
+           coalesce(m_anchor.weight, 0.0) AS w_anchor,
+           coalesce(m_tld.weight, 0.0) AS w_tld,
+           coalesce(m_hops.weight, 0.0) AS w_hops,
+           coalesce(m_inlinks.weight, 0.0) AS w_inlinks,
+           coalesce(m_src_server.weight, 0.0) AS w_src_server,
+           coalesce(m_dst_server.weight, 0.0) AS w_dst_server,
+           coalesce(m_dst_dir.weight, 0.0) AS w_dst_dir
+    FROM (SELECT * FROM link_features WHERE round = $round) c
+    CROSS JOIN (SELECT weight FROM model WHERE feature = 'prior') p
+    LEFT JOIN model m_kind ON m_kind.feature = 'kind' AND m_kind.value = c.kind
+    LEFT JOIN model m_hreflang ON m_hreflang.feature = 'hreflang' AND m_hreflang.value = c.hreflang
+    LEFT JOIN model m_url_lang ON m_url_lang.feature = 'url_lang' AND m_url_lang.value = c.url_lang
+    LEFT JOIN model m_anchor ON m_anchor.feature = 'anchor' AND m_anchor.value = c.anchor
+    LEFT JOIN model m_tld ON m_tld.feature = 'tld' AND m_tld.value = c.tld
+    LEFT JOIN model m_hops ON m_hops.feature = 'hops' AND m_hops.value = c.hops
+    LEFT JOIN model m_inlinks ON m_inlinks.feature = 'inlinks' AND m_inlinks.value = c.inlinks
+    LEFT JOIN model m_src_server ON m_src_server.feature = 'src_server' AND m_src_server.value = c.src_server
+    LEFT JOIN model m_dst_server ON m_dst_server.feature = 'dst_server' AND m_dst_server.value = c.dst_server
+    LEFT JOIN model m_dst_dir ON m_dst_dir.feature = 'dst_dir' AND m_dst_dir.value = c.dst_dir
+),
+scored AS (
+    SELECT *, w_prior + w_kind + w_hreflang + w_url_lang + w_anchor + w_tld + w_hops + w_inlinks + w_src_server + w_dst_server + w_dst_dir AS score
+    FROM weighed
+)
+SELECT *, 1.0 / (1.0 + exp(-score)) AS probability
+FROM scored
