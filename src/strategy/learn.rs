@@ -6,13 +6,16 @@
 
 use std::path::Path;
 
+use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::error::ArrowError;
 use datafusion::dataframe::DataFrame;
 
 use super::LinkSelection;
 use crate::engine::Engine;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::store::schema::{MODEL, SCORES};
+use crate::store::segment::conform;
 use crate::store::{CrawlDir, RoundId, SegmentWriter};
 
 /// Where a learning strategy keeps what it learned in a round; `None`
@@ -47,8 +50,7 @@ impl LinkSelection {
         engine.register_query_views(&features, &params).await?;
         let model = engine.query_file("steps/learn_model.sql", &params).await?;
         let Some(keep) = keep else {
-            let batches = engine.collect(model).await?;
-            engine.register_batches("model", MODEL.clone(), batches)?;
+            register_model(engine, engine.collect(model).await?)?;
             let scores = [("link_scores", "views/link_scores.sql")];
             return engine.register_query_views(&scores, &params).await;
         };
@@ -60,6 +62,19 @@ impl LinkSelection {
     }
 }
 
+/// Registers `batches` (learn_model.sql's rows) as table `model`.
+fn register_model(engine: &Engine, batches: Vec<RecordBatch>) -> Result<()> {
+    let batches = batches
+        .iter()
+        .map(|b| {
+            conform(b, &MODEL).map_err(|message| {
+                Error::arrow("the model")(ArrowError::SchemaError(message))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    engine.register_batches("model", MODEL.clone(), batches)
+}
+
 /// Writes `df` as the segment `dir`, replacing one a killed run left.
 async fn write_segment(
     engine: &Engine,
@@ -69,4 +84,173 @@ async fn write_segment(
 ) -> Result<()> {
     let writer = SegmentWriter::create(dir, schema.clone())?;
     engine.write(df, writer).await?.replace().map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use datafusion::arrow::array::{Array, AsArray};
+    use datafusion::arrow::datatypes::{Float64Type, Int64Type};
+
+    use crate::engine::{Engine, Params};
+
+    /// Five labelled links (three led to target pages, two did not), one
+    /// not labelled yet, all of round 1; and one link of round 2 to score.
+    /// The features not listed take one value on every row.
+    const LINKS: &str = "SELECT * FROM (VALUES
+        (1, 's1', 'd1', 'h', 'h', 'a',      0.0, true,  'target', 'th'),
+        (1, 's1', 'd2', 'h', 'x', 'a',      0.0, true,  'none',   'com'),
+        (1, 's3', 'd7', 'h', 'v', 'a',      0.0, true,  'target', 'th'),
+        (1, 's2', 'd3', 'h', 'y', 'a',      0.0, false, 'eng',    'com'),
+        (1, 's2', 'd4', 'h', 'z', 'area',   0.0, false, 'none',   'com'),
+        (1, 's2', 'd5', 'h', 'z', 'iframe', 0.0, NULL,  'none',   'com'),
+        (2, 's4', 'd6', 'h', 'w', 'a',      0.5, NULL,  'eng',    'jp')
+    ) AS t(round, src_url, url, src_host, dst_host, kind, src_priority, dst_relevant, anchor, tld)";
+
+    async fn features() -> Engine {
+        let engine = Engine::new(None);
+        let sql = format!(
+            "SELECT round, src_url, url, src_host, dst_host, kind, src_priority,
+                    CAST(dst_relevant AS BOOLEAN) AS dst_relevant,
+                    'none' AS hreflang, 'none' AS url_lang, anchor, tld, '0' AS hops,
+                    '1' AS inlinks, 'relevant' AS src_server, 'relevant' AS dst_server,
+                    'relevant' AS dst_dir
+             FROM ({LINKS})"
+        );
+        let df = engine.query(&sql, &Params::new()).await.unwrap();
+        engine.register_view("link_features", df).unwrap();
+        engine
+    }
+
+    fn params(leave_out: &str) -> Params {
+        Params::new()
+            .set("leave_out", leave_out)
+            .set("min_probability", 0.1)
+            .set("warmup", 5i64)
+            .set("round", 2i32)
+    }
+
+    /// The model's rows as (feature, value) → (relevant, other, weight).
+    async fn learn(engine: &Engine, leave_out: &str) -> Vec<(String, String, i64, i64, f64)> {
+        let df = engine
+            .query_file("steps/learn_model.sql", &params(leave_out))
+            .await
+            .unwrap();
+        let batches = engine.collect(df).await.unwrap();
+        super::register_model(engine, batches.clone()).unwrap();
+        let mut rows = Vec::new();
+        for b in &batches {
+            let text = |i: usize| b.column(i).as_string::<i32>().clone();
+            let (feature, value) = (text(0), text(1));
+            let count = |i: usize| b.column(i).as_primitive::<Int64Type>().clone();
+            let (relevant, other) = (count(2), count(3));
+            let weight = b.column(4).as_primitive::<Float64Type>();
+            for r in 0..b.num_rows() {
+                rows.push((
+                    feature.value(r).to_string(),
+                    value.value(r).to_string(),
+                    relevant.value(r),
+                    other.value(r),
+                    weight.value(r),
+                ));
+            }
+        }
+        rows
+    }
+
+    fn row<'a>(
+        model: &'a [(String, String, i64, i64, f64)],
+        feature: &str,
+        value: &str,
+    ) -> Option<&'a (String, String, i64, i64, f64)> {
+        model.iter().find(|r| r.0 == feature && r.1 == value)
+    }
+
+    fn weight(model: &[(String, String, i64, i64, f64)], feature: &str, value: &str) -> f64 {
+        row(model, feature, value)
+            .unwrap_or_else(|| panic!("no model row {feature}={value}"))
+            .4
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    #[tokio::test]
+    async fn the_models_log_odds_are_the_smoothed_counts_of_the_labelled_links() {
+        let engine = features().await;
+        let model = learn(&engine, "").await;
+        // R = 3 relevant, O = 2 other labelled links; the unlabelled
+        // iframe link counts nowhere.
+        assert_eq!(row(&model, "prior", "all").map(|r| (r.2, r.3)), Some((3, 2)));
+        assert!(close(weight(&model, "prior", "all"), (4.0f64 / 3.0).ln()));
+        assert!(row(&model, "kind", "iframe").is_none());
+        // kind: a 3 relevant / 1 other, area 0 / 1; V = 2 values.
+        assert_eq!(row(&model, "kind", "a").map(|r| (r.2, r.3)), Some((3, 1)));
+        let a = (4.0f64 / 5.0).ln() - (2.0f64 / 4.0).ln();
+        assert!(close(weight(&model, "kind", "a"), a), "{model:?}");
+        let area = (1.0f64 / 5.0).ln() - (2.0f64 / 4.0).ln();
+        assert!(close(weight(&model, "kind", "area"), area));
+        // tld: th 2 / 0, com 1 / 2.
+        let th = (3.0f64 / 5.0).ln() - (1.0f64 / 4.0).ln();
+        assert!(close(weight(&model, "tld", "th"), th));
+        let com = (2.0f64 / 5.0).ln() - (3.0f64 / 4.0).ln();
+        assert!(close(weight(&model, "tld", "com"), com));
+        // anchor: target 2 / 0, none 1 / 1, eng 0 / 1; V = 3.
+        let target = (3.0f64 / 6.0).ln() - (1.0f64 / 5.0).ln();
+        assert!(close(weight(&model, "anchor", "target"), target));
+        let eng = (1.0f64 / 6.0).ln() - (2.0f64 / 5.0).ln();
+        assert!(close(weight(&model, "anchor", "eng"), eng));
+        // A value every labelled link shares says nothing: ln(4/4) - ln(3/3).
+        assert!(close(weight(&model, "hreflang", "none"), 0.0));
+        // The threshold: 0.1 × n / (n + warmup) with n = 5, warmup 5.
+        assert!(close(weight(&model, "threshold", "probability"), 0.05));
+    }
+
+    #[tokio::test]
+    async fn a_links_score_is_the_prior_plus_the_weight_of_each_value() {
+        let engine = features().await;
+        learn(&engine, "").await;
+        let df = engine
+            .query_file("views/link_scores.sql", &params(""))
+            .await
+            .unwrap();
+        let batches = engine.collect(df).await.unwrap();
+        let b = &batches[0];
+        assert_eq!(b.num_rows(), 1, "round 2's one link only");
+        let value = |name: &str| {
+            b.column_by_name(name)
+                .unwrap()
+                .as_primitive::<Float64Type>()
+                .value(0)
+        };
+        // kind a, anchor eng, tld jp (never seen: 0), the rest constant (0).
+        let expected = (4.0f64 / 3.0).ln() + (1.6f64).ln() + (5.0f64 / 12.0).ln();
+        assert!(close(expected, (8.0f64 / 9.0).ln()));
+        assert!(close(value("w_prior"), (4.0f64 / 3.0).ln()));
+        assert!(close(value("w_kind"), 1.6f64.ln()));
+        assert!(close(value("w_anchor"), (5.0f64 / 12.0).ln()));
+        assert!(close(value("w_tld"), 0.0));
+        assert!(close(value("score"), expected));
+        assert!(close(value("probability"), 8.0 / 17.0));
+    }
+
+    #[tokio::test]
+    async fn a_feature_left_out_has_no_weight() {
+        let engine = features().await;
+        let model = learn(&engine, "tld,anchor").await;
+        assert!(model.iter().all(|r| r.0 != "tld" && r.0 != "anchor"));
+        assert!(row(&model, "kind", "a").is_some());
+        let df = engine
+            .query_file("views/link_scores.sql", &params("tld,anchor"))
+            .await
+            .unwrap();
+        let b = &engine.collect(df).await.unwrap()[0];
+        let score = b
+            .column_by_name("score")
+            .unwrap()
+            .as_primitive::<Float64Type>()
+            .value(0);
+        assert!(close(score, (32.0f64 / 15.0).ln()), "{score}");
+        assert!(b.column_by_name("w_tld").unwrap().null_count() == 0);
+    }
 }

@@ -1,6 +1,7 @@
 //! Integration tests: each starts the synthetic web on 127.0.0.1:0 and runs
 //! the `langcrawl` binary against it through `--proxy`.
 
+mod adaptive;
 mod errors;
 mod focused;
 mod golden;
