@@ -1,6 +1,8 @@
 //! `langcrawl demo`: starts the synthetic web in-process on an ephemeral
-//! loopback port, crawls it for a few rounds with `bfs` for Japanese, and
-//! prints the language report and where the crawl directory is.
+//! loopback port, crawls it for a few rounds for Japanese with the
+//! recommended strategy ([`RECOMMENDED`]) and, into `bfs/` inside, with
+//! `bfs`, and prints the language report, both harvest rates side by side
+//! and where the crawl directories are.
 
 use std::path::Path;
 
@@ -12,6 +14,9 @@ use crate::generate::GenerateOptions;
 use crate::lang::TargetLang;
 use crate::strategy::LinkSelection;
 use crate::websim::{spawn_background, Web, WebSpec};
+
+/// The strategy the README recommends (see its comparison tables).
+pub const RECOMMENDED: &str = "adaptive";
 
 /// Front pages of Japanese hosts used as seeds, plus a few others.
 const JAPANESE_SEEDS: usize = 8;
@@ -31,36 +36,49 @@ pub async fn run(engine: &Engine, root: &Path, rounds: u32, quiet: bool) -> Resu
         }
     };
     say(format!(
-        "demo: synthetic web of {} hosts on {} (loopback only); crawling for Japanese with bfs, {rounds} rounds",
+        "demo: synthetic web of {} hosts on {} (loopback only); crawling for Japanese with {RECOMMENDED}, and with bfs to compare, {rounds} rounds each",
         websim.web.hosts.len(),
         websim.proxy_url()
     ));
-    let options = CrawlOptions {
-        seeds: Some(seeds_file),
-        rounds,
-        generate: GenerateOptions::default(),
-        fetch: FetchOptions {
-            client: ClientOptions {
-                proxy: Some(websim.proxy_url()),
-                connect_timeout: std::time::Duration::from_secs(5),
-                timeout: std::time::Duration::from_secs(10),
-                ..ClientOptions::default()
+    let options = |strategy: &str| -> Result<CrawlOptions> {
+        Ok(CrawlOptions {
+            seeds: Some(seeds_file.clone()),
+            rounds,
+            generate: GenerateOptions::default(),
+            fetch: FetchOptions {
+                client: ClientOptions {
+                    proxy: Some(websim.proxy_url()),
+                    connect_timeout: std::time::Duration::from_secs(5),
+                    timeout: std::time::Duration::from_secs(10),
+                    ..ClientOptions::default()
+                },
+                delay: std::time::Duration::ZERO,
+                max_crawl_delay: std::time::Duration::ZERO,
+                quiet,
+                ..FetchOptions::default()
             },
-            delay: std::time::Duration::ZERO,
-            max_crawl_delay: std::time::Duration::ZERO,
-            quiet,
-            ..FetchOptions::default()
-        },
-        update: LinkSelection::new(crate::strategy::find("bfs")?, TargetLang::parse("ja")?),
+            update: LinkSelection::new(crate::strategy::find(strategy)?, TargetLang::parse("ja")?),
+        })
     };
-    let config = crate::store::CrawlConfig::for_lang("ja")?;
     let mut log = say;
-    let crawl = crate::crawl::run(engine, root, &options, config, &mut log).await?;
+    let config = crate::store::CrawlConfig::for_lang("ja")?;
+    let crawl = crate::crawl::run(engine, root, &options(RECOMMENDED)?, config, &mut log).await?;
+    let bfs_root = root.join("bfs");
+    let config = crate::store::CrawlConfig::for_lang("ja")?;
+    let bfs = crate::crawl::run(engine, &bfs_root, &options("bfs")?, config, &mut log).await?;
+    let side_by_side =
+        crate::report::harvest_side_by_side(engine, &[("bfs", &bfs), (RECOMMENDED, &crawl)])
+            .await?;
+    println!("\nThe same web, the same seeds, {rounds} rounds each:\n{side_by_side}");
     println!("\n{}", crate::report::full_report(engine, &crawl).await?);
     let dir = crawl.root().display();
-    println!("\nThe crawl is in {dir}. Look inside with SQL, e.g.:");
+    println!(
+        "\nThe {RECOMMENDED} crawl is in {dir} (the bfs one in {}). Look inside with SQL, e.g.:",
+        bfs_root.display()
+    );
     println!("  langcrawl sql --crawl {dir} \"SELECT status, count(*) AS urls FROM crawldb GROUP BY status\"");
     println!("  langcrawl sql --crawl {dir} \"SELECT host, na, nr, state FROM servers ORDER BY nr DESC LIMIT 10\"");
+    println!("  langcrawl sql --crawl {dir} \"SELECT feature, value, relevant, other, round(weight, 2) AS weight FROM model WHERE round = {rounds} ORDER BY abs(weight) DESC LIMIT 10\"");
     Ok(())
 }
 

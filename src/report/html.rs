@@ -17,7 +17,7 @@ use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::sim::SimDir;
 use crate::store::rows::utf8_column;
-use crate::store::{CrawlConfig, CrawlDir};
+use crate::store::{CrawlConfig, CrawlDir, Phase};
 
 /// One strategy's progress: a point per round.
 #[derive(Debug, Clone, Default)]
@@ -46,7 +46,7 @@ pub async fn write(engine: &Engine, root: &Path, out: &Path) -> Result<usize> {
     };
     let mut figures = vec![figure(
         "Cumulative harvest rate",
-        "target pages / pages fetched",
+        ("target pages / pages fetched", Axis::Share),
         &series,
         |s| s.harvest.clone(),
     )?];
@@ -56,17 +56,23 @@ pub async fn write(engine: &Engine, root: &Path, out: &Path) -> Result<usize> {
     {
         figures.push(figure(
             "Coverage",
-            "target pages fetched / reachable",
+            ("target pages fetched / reachable", Axis::Share),
             &series,
             |s| s.coverage.iter().map(|c| c.unwrap_or(0.0)).collect(),
         )?);
     }
-    figures.push(figure("Queue size", "URLs waiting", &series, |s| {
-        s.queue.clone()
-    })?);
-    figures.push(figure("Servers accessed", "servers", &series, |s| {
-        s.servers.clone()
-    })?);
+    figures.push(figure(
+        "Queue size",
+        ("URLs waiting", Axis::Count),
+        &series,
+        |s| s.queue.clone(),
+    )?);
+    figures.push(figure(
+        "Servers accessed",
+        ("servers", Axis::Count),
+        &series,
+        |s| s.servers.clone(),
+    )?);
     let html = page(&title, &figures, &sections);
     let temp = out.with_extension("html.tmp");
     std::fs::write(&temp, html).map_err(Error::io(&temp))?;
@@ -84,10 +90,16 @@ async fn crawl(engine: &Engine, crawl: &CrawlDir) -> Result<(String, Vec<Series>
     let series = series(&engine.collect(df).await?)?;
     let target = config.target_lang.clone().unwrap_or_else(|| "und".into());
     let languages = super::language_report(engine, &target).await?;
-    let sections = vec![Section {
+    let mut sections = vec![Section {
         heading: format!("Pages per language ({}, target {target})", config.strategy),
         table: html_table(&languages)?,
     }];
+    if let Some(model) = model_summary(engine, crawl).await? {
+        sections.push(Section {
+            heading: "What the adaptive strategy learned, round by round (strongest feature values each way, with their log-odds weights)".into(),
+            table: html_table(&model)?,
+        });
+    }
     let title = format!("Crawl {} — {}", crawl.root().display(), config.strategy);
     Ok((title, series, sections))
 }
@@ -123,6 +135,23 @@ async fn simulation(engine: &Engine, sim: &SimDir) -> Result<(String, Vec<Series
     }
     let title = format!("Simulation {}", sim.root().display());
     Ok((title, series, sections))
+}
+
+/// The model of a crawl that learned (`sql/reports/model_summary.sql`),
+/// or `None` if no round holds one.
+async fn model_summary(engine: &Engine, crawl: &CrawlDir) -> Result<Option<Vec<RecordBatch>>> {
+    if !crawl
+        .rounds()?
+        .into_iter()
+        .any(|r| crawl.has(r, Phase::Model))
+    {
+        return Ok(None);
+    }
+    crate::catalog::whole_crawl(engine, crawl, false).await?;
+    let df = engine
+        .query_file("reports/model_summary.sql", &Params::new())
+        .await?;
+    Ok(Some(engine.collect(df).await?))
 }
 
 /// Metrics rows (strategy, round order) as one series per strategy.
@@ -175,9 +204,24 @@ fn series(batches: &[RecordBatch]) -> Result<Vec<Series>> {
 }
 
 /// One line chart as SVG: `y` of each series against pages crawled.
+/// What a figure's y axis shows: a share (0 to 1) or a count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Axis {
+    Share,
+    Count,
+}
+
+/// An axis label: counts (pages, URLs, servers) as integers.
+fn tick(value: f64, axis: Axis) -> String {
+    match axis {
+        Axis::Share => format!("{value:.2}"),
+        Axis::Count => format!("{value:.0}"),
+    }
+}
+
 fn figure(
     title: &str,
-    y_label: &str,
+    (y_label, y_axis): (&str, Axis),
     series: &[Series],
     y: impl Fn(&Series) -> Vec<f64>,
 ) -> Result<String> {
@@ -193,7 +237,7 @@ fn figure(
     let x_max = max_of(lines.iter().flat_map(|(_, p)| p.iter().map(|&(x, _)| x)));
     let y_max = max_of(lines.iter().flat_map(|(_, p)| p.iter().map(|&(_, y)| y)));
     let mut svg = String::new();
-    draw(&mut svg, title, y_label, &lines, x_max, y_max).map_err(|e| Error::Figure {
+    draw(&mut svg, title, (y_label, y_axis), &lines, x_max, y_max).map_err(|e| Error::Figure {
         title: title.to_string(),
         message: e.to_string(),
     })?;
@@ -203,7 +247,7 @@ fn figure(
 fn draw(
     svg: &mut String,
     title: &str,
-    y_label: &str,
+    (y_label, y_axis): (&str, Axis),
     lines: &[(String, Vec<(f64, f64)>)],
     x_max: f64,
     y_max: f64,
@@ -220,6 +264,8 @@ fn draw(
         .configure_mesh()
         .x_desc("pages crawled")
         .y_desc(y_label)
+        .x_label_formatter(&|x| tick(*x, Axis::Count))
+        .y_label_formatter(&|y| tick(*y, y_axis))
         .draw()?;
     for (index, (name, points)) in lines.iter().enumerate() {
         let color = Palette99::pick(index).to_rgba();
@@ -295,8 +341,10 @@ fn page(title: &str, figures: &[String], sections: &[Section]) -> String {
     let mut html = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title>\n\
          <style>body {{ font-family: sans-serif; margin: 2em; }} \
-         table {{ border-collapse: collapse; margin-bottom: 1.5em; }} \
-         td, th {{ border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: right; }} \
+         table {{ border-collapse: collapse; margin-bottom: 1.5em; max-width: 100%; }} \
+         td, th {{ border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: right; \
+         overflow-wrap: anywhere; }} \
+         svg {{ max-width: 100%; height: auto; }} \
          figure {{ margin: 1em 0; }}</style></head>\n<body>\n<h1>{t}</h1>\n",
         t = escape(title)
     );

@@ -85,6 +85,27 @@ pub fn format(batches: &[RecordBatch], format: Format) -> Result<String> {
     }
 }
 
+/// Where each of `crawls` (named by its strategy) stands after its last
+/// round, one row each (`sql/reports/crawl_metrics.sql`): pages fetched,
+/// target pages, harvest rate, queue and servers.
+pub async fn harvest_side_by_side(engine: &Engine, crawls: &[(&str, &CrawlDir)]) -> Result<String> {
+    let mut rows = Vec::new();
+    for (strategy, crawl) in crawls {
+        crate::catalog::crawldb(engine, crawl).await?;
+        let params = Params::new().set("strategy", *strategy);
+        let progress = engine
+            .query_file("reports/crawl_metrics.sql", &params)
+            .await?;
+        engine.register_view("crawl_progress", progress)?;
+        let last = "SELECT strategy, round AS rounds, pages_fetched, target_fetched, \
+                    round(harvest_rate, 3) AS harvest_rate, servers_accessed \
+                    FROM crawl_progress ORDER BY round DESC LIMIT 1";
+        let df = engine.query(last, &Params::new()).await?;
+        rows.extend(engine.collect(df).await?);
+    }
+    format(&rows, Format::Table)
+}
+
 /// The full report for a crawl: languages, then harvest rate per round.
 pub async fn full_report(engine: &Engine, crawl: &CrawlDir) -> Result<String> {
     let config = CrawlConfig::load(crawl)?;

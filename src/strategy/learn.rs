@@ -67,9 +67,8 @@ fn register_model(engine: &Engine, batches: Vec<RecordBatch>) -> Result<()> {
     let batches = batches
         .iter()
         .map(|b| {
-            conform(b, &MODEL).map_err(|message| {
-                Error::arrow("the model")(ArrowError::SchemaError(message))
-            })
+            conform(b, &MODEL)
+                .map_err(|message| Error::arrow("the model")(ArrowError::SchemaError(message)))
         })
         .collect::<Result<Vec<_>>>()?;
     engine.register_batches("model", MODEL.clone(), batches)
@@ -181,7 +180,10 @@ mod tests {
         let model = learn(&engine, "").await;
         // R = 3 relevant, O = 2 other labelled links; the unlabelled
         // iframe link counts nowhere.
-        assert_eq!(row(&model, "prior", "all").map(|r| (r.2, r.3)), Some((3, 2)));
+        assert_eq!(
+            row(&model, "prior", "all").map(|r| (r.2, r.3)),
+            Some((3, 2))
+        );
         assert!(close(weight(&model, "prior", "all"), (4.0f64 / 3.0).ln()));
         assert!(row(&model, "kind", "iframe").is_none());
         // kind: a 3 relevant / 1 other, area 0 / 1; V = 2 values.

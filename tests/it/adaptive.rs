@@ -74,10 +74,7 @@ fn a_live_adaptive_crawl_harvests_more_than_the_papers_at_equal_coverage() {
     let tmp = tempfile::tempdir().unwrap();
     let web = thai_web(&tmp.path().join("web"));
     let strategies = ["adaptive", "server-conservative", "tld-anchor"];
-    let curves: Vec<Vec<(f64, f64)>> = strategies
-        .iter()
-        .map(|s| curve(&crawl(&web, s)))
-        .collect();
+    let curves: Vec<Vec<(f64, f64)>> = strategies.iter().map(|s| curve(&crawl(&web, s))).collect();
     // Equal coverage: 90% of the target pages the weakest of them found.
     let least = curves
         .iter()
@@ -166,8 +163,14 @@ fn what_adaptive_learned_and_why_a_link_scored_so_is_a_query() {
         assert_eq!(row[1], above.to_string(), "{row:?}");
         assert_eq!(row[2], above.to_string(), "{row:?}");
     }
-    assert!(reasons.iter().any(|r| r[0] == "likely-target"), "{reasons:?}");
-    assert!(reasons.iter().any(|r| r[0] == "unlikely-target"), "{reasons:?}");
+    assert!(
+        reasons.iter().any(|r| r[0] == "likely-target"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.iter().any(|r| r[0] == "unlikely-target"),
+        "{reasons:?}"
+    );
 
     // Target pages teach it: a link whose anchor is in Thai weighs more
     // than one whose anchor is in English, in the last round's model.
