@@ -7,7 +7,7 @@
 SELECT l.src_url, l.src_host, w.lang AS src_lang,
        l.dst_url, l.dst_host, l.dst_domain, l.dst_tld, l.dst_dir,
        l.anchor, l.anchor_lang, l.anchor AS context,
-       false AS nofollow, 'a' AS kind, CAST(NULL AS VARCHAR) AS hreflang,
+       false AS nofollow, coalesce(l.kind, 'a') AS kind, l.hreflang,
        CAST(NULL AS INT) AS position
 FROM fetch f
 JOIN web_links l ON l.src_url = f.url

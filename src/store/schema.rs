@@ -277,6 +277,9 @@ pub static WEB_LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("dst_dir", false),
         utf8("anchor", false),
         utf8("anchor_lang", false),
+        // as in links (NULL in webs written before: `a`, no hreflang)
+        utf8("kind", true),
+        utf8("hreflang", true),
     ]))
 });
 

@@ -47,11 +47,27 @@ pub struct GraphLink {
     pub anchor: u32,
 }
 
-/// An anchor text and the language `lang::anchor_lang` gives it.
+/// How a link is marked up: its anchor text and the language
+/// `lang::anchor_lang` gives it, its kind (`a`, `area`, `iframe`, ...,
+/// as the links segment names them) and its hreflang (ISO 639-3), if any.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Anchor {
     pub text: String,
     pub lang: String,
+    pub kind: String,
+    pub hreflang: Option<String>,
+}
+
+impl Anchor {
+    /// A plain `<a>` link's anchor.
+    pub fn text(text: impl Into<String>, lang: impl Into<String>) -> Self {
+        Anchor {
+            text: text.into(),
+            lang: lang.into(),
+            kind: "a".into(),
+            hreflang: None,
+        }
+    }
 }
 
 /// A web graph in memory.

@@ -182,10 +182,7 @@ mod tests {
             redirect_to,
             robots_allowed: true,
         };
-        let anchor = |text: &str| Anchor {
-            text: text.into(),
-            lang: "jpn".into(),
-        };
+        let anchor = |text: &str| Anchor::text(text, "jpn");
         Graph::new(
             vec![host("a.jp"), host("b.jp")],
             vec![

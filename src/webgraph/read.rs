@@ -96,12 +96,27 @@ impl GraphReader {
         let dst = column::<StringArray>(batch, "dst_url")?;
         let anchor = column::<StringArray>(batch, "anchor")?;
         let anchor_lang = column::<StringArray>(batch, "anchor_lang")?;
+        // Webs written before links kept their kind and hreflang: plain `a`.
+        let optional = |name| {
+            use datafusion::arrow::array::AsArray;
+            batch
+                .column_by_name(name)
+                .and_then(|c| c.as_string_opt::<i32>())
+        };
+        let (kind, hreflang) = (optional("kind"), optional("hreflang"));
         for row in 0..batch.num_rows() {
             let s = self.page_id(src.value(row), None)?;
             let d = self.page_id(dst.value(row), None)?;
+            let text = |column: Option<&StringArray>| {
+                column
+                    .filter(|c| c.is_valid(row))
+                    .map(|c| c.value(row).to_string())
+            };
             let key = Anchor {
                 text: anchor.value(row).to_string(),
                 lang: anchor_lang.value(row).to_string(),
+                kind: text(kind).unwrap_or_else(|| "a".into()),
+                hreflang: text(hreflang),
             };
             let next = self.anchors.len() as u32;
             let a = *self.anchors.entry(key.clone()).or_insert(next);

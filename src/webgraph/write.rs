@@ -80,6 +80,8 @@ pub(super) fn write_links(graph: &Graph, dir: &Path) -> Result<()> {
             strings(rows.iter().map(|(_, l)| Some(page(l.dst).dir.clone()))),
             strings(rows.iter().map(|(_, l)| Some(anchor(l).text.clone()))),
             strings(rows.iter().map(|(_, l)| Some(anchor(l).lang.clone()))),
+            strings(rows.iter().map(|(_, l)| Some(anchor(l).kind.clone()))),
+            strings(rows.iter().map(|(_, l)| anchor(l).hreflang.clone())),
         ];
         let batch = RecordBatch::try_new(WEB_LINKS.clone(), columns)
             .map_err(Error::arrow("a batch of web links"))?;

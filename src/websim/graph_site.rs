@@ -103,10 +103,18 @@ impl GraphSite {
             .outlinks(id)
             .iter()
             .map(|l| {
-                SimLink::text(
-                    self.graph.pages[l.dst as usize].url.clone(),
-                    self.graph.anchors[l.anchor as usize].text.clone(),
-                )
+                let anchor = &self.graph.anchors[l.anchor as usize];
+                let hreflang = anchor
+                    .hreflang
+                    .as_deref()
+                    .map(|code| corpus::lang_index(code).map_or(code, |i| LANGS[i].tag));
+                SimLink {
+                    hreflang: hreflang.map(str::to_string),
+                    ..SimLink::text(
+                        self.graph.pages[l.dst as usize].url.clone(),
+                        anchor.text.clone(),
+                    )
+                }
             })
             .collect();
         let host = &self.graph.host_of(id).name;

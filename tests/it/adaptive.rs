@@ -10,7 +10,7 @@ use langcrawl::webgraph::WebDir;
 use langcrawl::websim::graph_site::GraphSite;
 use langcrawl::websim::spawn_background;
 
-use crate::util::{langcrawl, succeeded, Crawl};
+use crate::util::{csv_fields, langcrawl, succeeded, Crawl};
 
 const ROUNDS: u32 = 8;
 const TOP_N: &str = "100";
@@ -183,4 +183,75 @@ fn what_adaptive_learned_and_why_a_link_scored_so_is_a_query() {
             .unwrap()
     };
     assert!(anchor("target") > anchor("eng"));
+}
+
+/// Each strategy's (pages fetched, coverage) after each round, from a
+/// simulation's metrics.csv.
+fn coverage_curves(metrics: &Path) -> std::collections::BTreeMap<String, Vec<(f64, f64)>> {
+    let text = std::fs::read_to_string(metrics).unwrap();
+    let mut lines = text.lines();
+    let header = csv_fields(lines.next().unwrap());
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (strategy, round, pages, coverage) = (
+        at("strategy"),
+        at("round"),
+        at("pages_fetched"),
+        at("coverage"),
+    );
+    let mut rows: Vec<Vec<String>> = lines.map(csv_fields).collect();
+    rows.sort_by_key(|r| (r[strategy].clone(), r[round].parse::<u32>().unwrap()));
+    let mut curves = std::collections::BTreeMap::<String, Vec<(f64, f64)>>::new();
+    for r in rows {
+        let point = (r[pages].parse().unwrap(), r[coverage].parse().unwrap());
+        curves.entry(r[strategy].clone()).or_default().push(point);
+    }
+    curves
+}
+
+/// On a calibrated 20k-page Thai web, `adaptive` reaches 90% coverage in
+/// at most three quarters of the pages the best of the papers' strategies
+/// needs, and 99% of the reachable target pages (all that `bfs` reaches).
+/// Each strategy stops after 10,000 pages, past every 90% point.
+#[test]
+fn on_a_20k_web_adaptive_reaches_90_percent_in_three_quarters_of_the_best_papers_pages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (web, out) = (tmp.path().join("web"), tmp.path().join("sim"));
+    let (web_arg, out_arg) = (web.to_str().unwrap(), out.to_str().unwrap());
+    let generate = [
+        "websim", "generate", "--lang", "th", "--pages", "20000", "--seed", "1", "-o", web_arg,
+    ];
+    succeeded(langcrawl(&generate), &generate);
+    let papers = "tld-anchor,hard-focused,soft-focused,server-aggressive,server-conservative,dir-conservative";
+    let strategies = format!("{papers},adaptive");
+    let simulate = [
+        "simulate",
+        "--web",
+        web_arg,
+        "--strategy",
+        &strategies,
+        "--pages",
+        "10000",
+        "-o",
+        out_arg,
+    ];
+    succeeded(langcrawl(&simulate), &simulate);
+    let curves = coverage_curves(&out.join("metrics.csv"));
+    let to_90: Vec<(String, f64)> = curves
+        .iter()
+        .map(|(s, c)| {
+            (
+                s.clone(),
+                pages_to(c, 0.9).expect("every strategy reaches 90%"),
+            )
+        })
+        .collect();
+    let best_paper = to_90
+        .iter()
+        .filter(|(s, _)| s != "adaptive")
+        .map(|&(_, p)| p)
+        .fold(f64::MAX, f64::min);
+    let adaptive = to_90.iter().find(|(s, _)| s == "adaptive").unwrap().1;
+    assert!(adaptive <= 0.75 * best_paper, "pages to 90%: {to_90:?}");
+    let covered = curves["adaptive"].last().unwrap().1;
+    assert!(covered >= 0.99, "adaptive's final coverage: {covered}");
 }

@@ -23,6 +23,9 @@ const BROKEN_LINKS: f64 = 0.03;
 /// Of the links from target pages to other servers' non-target pages, the
 /// share that go to the English home page of a site with a target section.
 const FRONT_LINKS: f64 = 0.05;
+/// Multilingual sites with a language switcher: each page links to its
+/// translations with `hreflang` (most sites of the web have none).
+const SWITCHER_SITES: f64 = 0.5;
 
 impl Generator {
     /// The links of page `p`: none unless it is content.
@@ -66,11 +69,39 @@ impl Generator {
                 dsts.push(dst);
             }
         }
-        dsts.into_iter()
-            .map(|dst| GraphLink {
+        let mut links: Vec<GraphLink> = dsts
+            .iter()
+            .map(|&dst| GraphLink {
                 dst,
                 anchor: self.anchor_for(p, dst, &mut rng),
             })
+            .collect();
+        let alternates = self.translations(s, j);
+        links.extend(
+            alternates
+                .into_iter()
+                .filter(|d| *d != p && !dsts.contains(d))
+                .map(|dst| GraphLink {
+                    dst,
+                    anchor: switcher_anchor(self.page_lang[dst as usize]),
+                }),
+        );
+        links
+    }
+
+    /// On a multilingual site with a language switcher, the translations
+    /// of its page `j`: pages `3k + 1..=3k + 3` are one text in the
+    /// target language, English and the site's other language.
+    fn translations(&self, s: usize, j: u32) -> Vec<u32> {
+        let server = &self.servers[s];
+        let switcher = Rng::new(&[self.spec.seed, s as u64, 13]).chance(SWITCHER_SITES);
+        if !matches!(server.kind, Kind::Multilingual(_)) || !switcher || j == 0 {
+            return Vec::new();
+        }
+        let base = (j - 1) / 3 * 3 + 1;
+        (base..(base + 3).min(server.pages))
+            .map(|k| server.first + k)
+            .filter(|&page| self.content[page as usize])
             .collect()
     }
 
@@ -209,13 +240,39 @@ pub(super) fn anchor_pool() -> Vec<Anchor> {
                 .entry(text.clone())
                 .or_insert_with(|| anchor_lang(&text))
                 .clone();
-            pool.push(Anchor {
-                text,
-                lang: detected,
-            });
+            pool.push(Anchor::text(text, detected));
         }
     }
+    // A language switcher's links: the language's own name, with hreflang.
+    for profile in LANGS {
+        let name = native_name(profile.tag);
+        pool.push(Anchor {
+            hreflang: Some(profile.code.to_string()),
+            ..Anchor::text(name, anchor_lang(name))
+        });
+    }
     pool
+}
+
+/// The anchor of a language switcher's link to a page in `lang` (after
+/// the drawn anchors in the pool).
+fn switcher_anchor(lang: usize) -> u32 {
+    (LANGS.len() * ANCHORS_PER_LANG + lang) as u32
+}
+
+/// A language's name in itself, as a language switcher shows it.
+fn native_name(tag: &str) -> &'static str {
+    match tag {
+        "ja" => "日本語",
+        "ko" => "한국어",
+        "th" => "ไทย",
+        "zh" => "中文",
+        "de" => "Deutsch",
+        "fr" => "Français",
+        "ru" => "Русский",
+        "hi" => "हिन्दी",
+        _ => "English",
+    }
 }
 
 #[cfg(test)]
