@@ -22,14 +22,7 @@
 -- params:  $target_lang, $han_matches, $tolerance
 -- output:  round, src_url, url, src_host, dst_host, kind, src_priority,
 --          dst_relevant, the features above
-WITH relevant_inlinks AS (
-    SELECT l.dst_url, count(DISTINCT l.src_url) AS n
-    FROM all_links l
-    JOIN crawldb_after_round s ON s.url = l.src_url
-    WHERE s.relevant
-    GROUP BY l.dst_url
-),
-described AS (
+WITH described AS (
     SELECT l.round, l.src_url, l.dst_url AS url, l.src_host, l.dst_host, l.kind,
            coalesce(s.priority, 0.0) AS src_priority,
            CASE WHEN d.status = 'fetched' THEN coalesce(d.relevant, false) END AS dst_relevant,
@@ -39,7 +32,8 @@ described AS (
            reverse(split_part(reverse(l.dst_tld), '.', 1)) AS tld,
            coalesce(s.relevant, false) AS src_relevant,
            coalesce(f.relevant, false) AS finder_relevant,
-           coalesce(i.n, 0) AS inlinks,
+           -- a page's links are in the round it was fetched, once each
+           sum(CASE WHEN s.relevant THEN 1 ELSE 0 END) OVER (PARTITION BY l.dst_url) AS inlinks,
            coalesce(ss.state, 'undecided') AS src_server,
            CASE WHEN d.status = 'fetched' THEN 1 ELSE 0 END AS self_na,
            CASE WHEN d.status = 'fetched' AND d.relevant THEN 1 ELSE 0 END AS self_nr,
@@ -49,7 +43,6 @@ described AS (
     LEFT JOIN crawldb_after_round s ON s.url = l.src_url
     LEFT JOIN crawldb_after_round f ON f.url = s.found_from
     LEFT JOIN crawldb_after_round d ON d.url = l.dst_url
-    LEFT JOIN relevant_inlinks i ON i.dst_url = l.dst_url
     LEFT JOIN servers ss ON ss.host = l.src_host
     LEFT JOIN servers ds ON ds.host = l.dst_host
     LEFT JOIN dirs dd ON dd.dir = l.dst_dir

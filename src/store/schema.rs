@@ -182,6 +182,24 @@ pub const LINK_FEATURES: [&str; 10] = [
     "dst_dir",
 ];
 
+/// `sql/views/link_features.sql`'s rows: every link so far with its label
+/// and features, kept while `adaptive` learns and scores (then removed).
+pub static LINK_FEATURE_ROWS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    let mut fields = vec![
+        int32("round", false),
+        utf8("src_url", false),
+        utf8("url", false),
+        utf8("src_host", false),
+        utf8("dst_host", false),
+        utf8("kind", false),
+        float64("src_priority", false),
+        boolean("dst_relevant", true),
+    ];
+    // `kind` is a feature and a column above.
+    fields.extend(LINK_FEATURES.iter().skip(1).map(|f| utf8(f, false)));
+    Arc::new(Schema::new(fields))
+});
+
 /// `adaptive`'s model of a round (`sql/steps/learn_model.sql`): per feature
 /// value, the labelled links that led to target pages and to others, and
 /// its weight (smoothed log-odds); rows `prior` and `threshold` besides.

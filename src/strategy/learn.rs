@@ -12,11 +12,11 @@ use datafusion::arrow::error::ArrowError;
 use datafusion::dataframe::DataFrame;
 
 use super::LinkSelection;
-use crate::engine::Engine;
+use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
-use crate::store::schema::{MODEL, SCORES};
+use crate::store::schema::{LINK_FEATURE_ROWS, MODEL, SCORES};
 use crate::store::segment::conform;
-use crate::store::{CrawlDir, RoundId, SegmentWriter};
+use crate::store::{CrawlDir, Phase, RoundId, SegmentWriter};
 
 /// Where a learning strategy keeps what it learned in a round; `None`
 /// keeps it in memory only (refilter).
@@ -46,32 +46,64 @@ impl LinkSelection {
         }
         let params = self.sql_params().set("round", round.0 as i32);
         crate::catalog::links_through(engine, crawl, round).await?;
-        let features = [("link_features", "views/link_features.sql")];
-        engine.register_query_views(&features, &params).await?;
-        let model = engine.query_file("steps/learn_model.sql", &params).await?;
-        let Some(keep) = keep else {
-            register_model(engine, engine.collect(model).await?)?;
-            let scores = [("link_scores", "views/link_scores.sql")];
-            return engine.register_query_views(&scores, &params).await;
-        };
-        write_segment(engine, model, keep.model, &MODEL).await?;
-        crate::catalog::segment(engine, "model", keep.model, &MODEL).await?;
-        let scores = engine.query_file("views/link_scores.sql", &params).await?;
-        write_segment(engine, scores, keep.scores, &SCORES).await?;
-        crate::catalog::segment(engine, "link_scores", keep.scores, &SCORES).await
+        // The features of every link so far, described once (joins over
+        // the whole crawldb) and read twice: to fit and to score. Never
+        // committed: its temp folder is removed here, or as a killed
+        // phase's leftover.
+        let scratch = crawl
+            .segment(round, Phase::Links)
+            .with_file_name("link_features");
+        let features = engine
+            .query_file("views/link_features.sql", &params)
+            .await?;
+        let writer = SegmentWriter::create(&scratch, LINK_FEATURE_ROWS.clone())?;
+        let staged = engine.write(features, writer).await?;
+        let temp = staged.temp_dir.clone();
+        let fitted = async {
+            let schema = &LINK_FEATURE_ROWS;
+            crate::catalog::segment(engine, "link_features", &temp, schema).await?;
+            fit_and_score(engine, &params, keep).await
+        }
+        .await;
+        std::fs::remove_dir_all(&temp).map_err(Error::io(&temp))?;
+        fitted
     }
 }
 
-/// Registers `batches` (learn_model.sql's rows) as table `model`.
-fn register_model(engine: &Engine, batches: Vec<RecordBatch>) -> Result<()> {
+/// Fits the model on `link_features` and scores the round's links:
+/// registers `model` and `link_scores`, kept in `keep`'s segments or in
+/// memory.
+async fn fit_and_score(engine: &Engine, params: &Params, keep: Option<Learned<'_>>) -> Result<()> {
+    let model = engine.query_file("steps/learn_model.sql", params).await?;
+    let Some(keep) = keep else {
+        register_in_memory(engine, "model", &MODEL, engine.collect(model).await?)?;
+        let scores = engine.query_file("views/link_scores.sql", params).await?;
+        let scores = engine.collect(scores).await?;
+        return register_in_memory(engine, "link_scores", &SCORES, scores);
+    };
+    write_segment(engine, model, keep.model, &MODEL).await?;
+    crate::catalog::segment(engine, "model", keep.model, &MODEL).await?;
+    let scores = engine.query_file("views/link_scores.sql", params).await?;
+    write_segment(engine, scores, keep.scores, &SCORES).await?;
+    crate::catalog::segment(engine, "link_scores", keep.scores, &SCORES).await
+}
+
+/// Registers `batches` as table `name` of `schema`, in memory.
+fn register_in_memory(
+    engine: &Engine,
+    name: &str,
+    schema: &SchemaRef,
+    batches: Vec<RecordBatch>,
+) -> Result<()> {
     let batches = batches
         .iter()
         .map(|b| {
-            conform(b, &MODEL)
-                .map_err(|message| Error::arrow("the model")(ArrowError::SchemaError(message)))
+            conform(b, schema).map_err(|message| {
+                Error::arrow(format!("table {name}"))(ArrowError::SchemaError(message))
+            })
         })
         .collect::<Result<Vec<_>>>()?;
-    engine.register_batches("model", MODEL.clone(), batches)
+    engine.register_batches(name, schema.clone(), batches)
 }
 
 /// Writes `df` as the segment `dir`, replacing one a killed run left.
@@ -91,6 +123,7 @@ mod tests {
     use datafusion::arrow::datatypes::{Float64Type, Int64Type};
 
     use crate::engine::{Engine, Params};
+    use crate::store::schema::MODEL;
 
     /// Five labelled links (three led to target pages, two did not), one
     /// not labelled yet, all of round 1; and one link of round 2 to score.
@@ -135,7 +168,7 @@ mod tests {
             .await
             .unwrap();
         let batches = engine.collect(df).await.unwrap();
-        super::register_model(engine, batches.clone()).unwrap();
+        super::register_in_memory(engine, "model", &MODEL, batches.clone()).unwrap();
         let mut rows = Vec::new();
         for b in &batches {
             let text = |i: usize| b.column(i).as_string::<i32>().clone();
