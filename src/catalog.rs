@@ -198,8 +198,26 @@ async fn register_union(
     }
     match union {
         Some(df) => engine.register_view(table, df),
-        None => Ok(()),
+        None => engine.register_empty(table, empty_union(table, schema, content)),
     }
+}
+
+/// The schema of table `table` when no round has a segment of it: the
+/// columns a part would give it, so queries over it still plan.
+fn empty_union(table: &str, schema: &SchemaRef, content: bool) -> SchemaRef {
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+    let mut fields = vec![Field::new("round", DataType::Int32, false)];
+    if table == "decision_sets" {
+        fields.push(Field::new("decision_set", DataType::Utf8, false));
+    }
+    fields.extend(
+        schema
+            .fields()
+            .iter()
+            .filter(|f| content || f.name() != "content")
+            .map(|f| f.as_ref().clone().with_nullable(true)),
+    );
+    std::sync::Arc::new(Schema::new(fields))
 }
 
 /// Part `index` of table `table`: its segment with a `round` column (and

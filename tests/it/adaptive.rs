@@ -255,3 +255,55 @@ fn on_a_20k_web_adaptive_reaches_90_percent_in_three_quarters_of_the_best_papers
     let covered = curves["adaptive"].last().unwrap().1;
     assert!(covered >= 0.99, "adaptive's final coverage: {covered}");
 }
+
+#[test]
+fn refilter_replays_adaptive_over_a_bfs_crawl_and_leaves_it_unchanged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let web = thai_web(&tmp.path().join("web"));
+    let site = GraphSite::load(&web).unwrap();
+    let seeds = site.info().seeds.clone();
+    let crawl = Crawl::on(spawn_background(site, 0).unwrap());
+    let seeds = crawl.seeds_file(&seeds);
+    crawl.crawl_seeds_with(&seeds, "th", 4, &["--top-n", TOP_N]);
+    let before = crawl.rows("SELECT round, count(*) FROM decisions GROUP BY round ORDER BY round");
+    crawl.ok(&["refilter", "--strategy", "adaptive"]);
+    // Every round's links decided again; the crawl's own decisions kept.
+    let sets = crawl.rows(
+        "SELECT decision_set, count(*), sum(CASE WHEN accepted THEN 1 ELSE 0 END) \
+         FROM decision_sets WHERE reason NOT LIKE 'queued-%' \
+         GROUP BY decision_set ORDER BY decision_set",
+    );
+    assert_eq!(sets.len(), 2, "{sets:?}");
+    let (adaptive, bfs) = (&sets[0], &sets[1]);
+    assert_eq!(
+        (adaptive[0].as_str(), bfs[0].as_str()),
+        ("adaptive", "crawl")
+    );
+    assert_eq!(adaptive[1], bfs[1], "the same links: {sets:?}");
+    let accepted = |row: &Vec<String>| row[2].parse::<i64>().unwrap();
+    assert!(accepted(adaptive) < accepted(bfs), "{sets:?}");
+    let after = crawl.rows("SELECT round, count(*) FROM decisions GROUP BY round ORDER BY round");
+    assert_eq!(before, after);
+    // No model or scores written into the crawl, and no scratch left.
+    assert_eq!(crawl.number("SELECT count(*) FROM model"), 0);
+    for entry in walk(&crawl.dir()) {
+        let name = entry.file_name().unwrap().to_string_lossy().to_string();
+        assert!(
+            !name.contains("link_features") && !name.contains(".tmp-"),
+            "{entry:?}"
+        );
+    }
+}
+
+/// Every file and folder under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            all.extend(walk(&path));
+        }
+        all.push(path);
+    }
+    all
+}
