@@ -288,4 +288,87 @@ mod tests {
         assert!(close(score, (32.0f64 / 15.0).ln()), "{score}");
         assert!(b.column_by_name("w_tld").unwrap().null_count() == 0);
     }
+
+    /// Four pages: a relevant one on h1 (a), an irrelevant one a found on
+    /// h1 (b), one b found on h2 (c), one queued on h3 (d).
+    const PAGES: &str = "SELECT * FROM (VALUES
+        ('http://h1/a', 'h1', 'h1/', 'fetched',   true,  CAST(NULL AS VARCHAR)),
+        ('http://h1/b', 'h1', 'h1/', 'fetched',   false, 'http://h1/a'),
+        ('http://h2/c', 'h2', 'h2/', 'fetched',   false, 'http://h1/b'),
+        ('http://h3/d', 'h3', 'h3/', 'unfetched', CAST(NULL AS BOOLEAN), 'http://h1/a')
+    ) AS t(url, host, dir, status, relevant, found_from)";
+
+    const PAGE_LINKS: &str = "SELECT *, 'a' AS kind, CAST(NULL AS VARCHAR) AS hreflang,
+               'und' AS anchor_lang, 'com' AS dst_tld, dst_host || '/' AS dst_dir
+        FROM (VALUES
+            (1, 'http://h1/a', 'h1', 'http://h1/b', 'h1'),
+            (1, 'http://h1/a', 'h1', 'http://h3/d', 'h3'),
+            (2, 'http://h1/b', 'h1', 'http://h2/c', 'h2'),
+            (2, 'http://h1/b', 'h1', 'http://h3/d', 'h3'),
+            (3, 'http://h2/c', 'h2', 'http://h3/d', 'h3')
+        ) AS t(round, src_url, src_host, dst_url, dst_host)";
+
+    #[tokio::test]
+    async fn link_features_label_links_by_their_destination_and_leave_it_out_of_its_server() {
+        let engine = Engine::new(None);
+        let params = Params::new()
+            .set("target_lang", "tha")
+            .set("han_matches", true)
+            .set("tolerance", 10i64);
+        let pages = format!("SELECT *, 0.0 AS priority FROM ({PAGES})");
+        for (name, sql) in [
+            ("crawldb_after_round", pages),
+            ("all_links", PAGE_LINKS.into()),
+        ] {
+            let df = engine.query(&sql, &Params::new()).await.unwrap();
+            engine.register_view(name, df).unwrap();
+        }
+        let tlds = engine
+            .query("SELECT 'th' AS tld", &Params::new())
+            .await
+            .unwrap();
+        engine.register_view("target_tlds", tlds).unwrap();
+        let views = [
+            ("servers", "views/server_stats.sql"),
+            ("dirs", "views/dir_stats.sql"),
+        ];
+        engine.register_query_views(&views, &params).await.unwrap();
+        let df = engine
+            .query_file("views/link_features.sql", &params)
+            .await
+            .unwrap();
+        let df = df
+            .sort(vec![
+                datafusion::prelude::col("src_url").sort(true, false),
+                datafusion::prelude::col("url").sort(true, false),
+            ])
+            .unwrap();
+        let text = crate::report::format(
+            &engine.collect(df).await.unwrap(),
+            crate::report::Format::Csv,
+        )
+        .unwrap();
+        let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+        let at = |name: &str| rows[0].iter().position(|h| *h == name).unwrap();
+        let cells = |row: &[&str], names: &[&str]| -> Vec<String> {
+            names.iter().map(|n| row[at(n)].to_string()).collect()
+        };
+        let names = ["url", "dst_relevant", "hops", "inlinks", "dst_server"];
+        let got: Vec<Vec<String>> = rows[1..].iter().map(|r| cells(r, &names)).collect();
+        let want = [
+            // a is relevant: hops 0; b is on a's server, which a makes relevant.
+            ["http://h1/b", "false", "0", "1", "relevant"],
+            ["http://h3/d", "", "0", "1", "unvisited"],
+            // b's finder is relevant: hops 1; c alone on h2: unvisited without it.
+            ["http://h2/c", "false", "1", "0", "unvisited"],
+            ["http://h3/d", "", "1", "1", "unvisited"],
+            // c's finder b is not relevant: 2+.
+            ["http://h3/d", "", "2+", "1", "unvisited"],
+        ];
+        let want: Vec<Vec<String>> = want
+            .iter()
+            .map(|r| r.iter().map(|c| c.to_string()).collect())
+            .collect();
+        assert_eq!(got, want);
+    }
 }
