@@ -5,9 +5,11 @@
 -- links (link_scores.sql, written as `scores`). A link is followed when
 -- its probability reaches the model's threshold, which tightens as labels
 -- accumulate, and whose bite grows as target pages get scarce (the prior
--- falls). Exploration: of the links a relevant server's pages make to
--- unvisited servers below the threshold, the $explore most likely per
--- source server are still followed, so new servers stay reachable.
+-- falls). Exploration: below the threshold, of the links a relevant
+-- server's pages make into servers not yet judged (unvisited, or
+-- undecided: no target page among at most $tolerance fetched), the
+-- $explore most likely per source server and round are still followed,
+-- so new servers stay reachable.
 -- Below the threshold, links within a server still undecided (no target
 -- page yet among at most $tolerance fetched) are followed too, as Tamura's
 -- tolerance does: target sections behind a few pages in another language
@@ -20,7 +22,7 @@ WITH judged AS (
     SELECT s.src_url, s.url, s.src_host, s.dst_host, s.kind, s.src_priority, s.probability,
            s.src_server, s.dst_server,
            s.probability >= t.weight AS likely,
-           s.dst_server = 'undecided' AND s.dst_host = s.src_host AS settles
+           s.dst_server LIKE 'undecided%' AND s.dst_host = s.src_host AS settles
     FROM link_scores s
     CROSS JOIN (SELECT weight FROM model WHERE feature = 'threshold') t
 ),
@@ -29,7 +31,7 @@ explored AS (
            row_number() OVER (PARTITION BY src_host ORDER BY probability DESC, url) AS place
     FROM judged
     WHERE NOT likely AND kind <> 'redirect'
-      AND src_server = 'relevant' AND dst_server = 'unvisited'
+      AND src_server = 'relevant' AND (dst_server = 'unvisited' OR dst_server LIKE 'undecided%')
 )
 SELECT j.src_url,
        j.url,

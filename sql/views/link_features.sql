@@ -11,7 +11,9 @@
 --               is), 2+ (neither): links since the last relevant page
 --   inlinks     0, 1, 2, 3+: relevant pages linking to the destination
 --   src_server  relevant | undecided | irrelevant (Tamura's state)
---   dst_server  unvisited | relevant | undecided | irrelevant
+--   dst_server  unvisited | relevant | undecided-1 | undecided-2+ |
+--               irrelevant: Tamura's state, undecided split by whether one
+--               page or more (at most $tolerance) showed no target
 --   dst_dir     the same for the destination's top-level directory
 -- The destination's server and directory are judged by their other
 -- fetched pages — the destination itself left out — so a label never
@@ -63,10 +65,12 @@ SELECT round, src_url, url, src_host, dst_host, kind, src_priority, dst_relevant
        src_server,
        CASE WHEN server_na - self_na <= 0 THEN 'unvisited'
             WHEN server_nr - self_nr > 0 THEN 'relevant'
-            WHEN server_na - self_na <= $tolerance THEN 'undecided'
+            WHEN server_na - self_na = 1 THEN 'undecided-1'
+            WHEN server_na - self_na <= $tolerance THEN 'undecided-2+'
             ELSE 'irrelevant' END AS dst_server,
        CASE WHEN dir_na - self_na <= 0 THEN 'unvisited'
             WHEN dir_nr - self_nr > 0 THEN 'relevant'
-            WHEN dir_na - self_na <= $tolerance THEN 'undecided'
+            WHEN dir_na - self_na = 1 THEN 'undecided-1'
+            WHEN dir_na - self_na <= $tolerance THEN 'undecided-2+'
             ELSE 'irrelevant' END AS dst_dir
 FROM described

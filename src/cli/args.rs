@@ -313,7 +313,7 @@ pub struct StrategyArgs {
     /// adaptive: labelled links at which the threshold is half of --min-probability (it grows as n / (n + N)) [default: 200]
     #[arg(long, value_name = "N")]
     pub warmup: Option<u32>,
-    /// adaptive: links below the threshold that a relevant server may still open to unvisited servers, per round [default: 2]
+    /// adaptive: links below the threshold that a relevant server may still open to servers not yet judged (unvisited or undecided), per round [default: 2]
     #[arg(long, value_name = "N")]
     pub explore: Option<u32>,
     /// adaptive: features the model leaves out, for ablations (kind, hreflang, url_lang, anchor, tld, hops, inlinks, src_server, dst_server, dst_dir) [default: none]

@@ -78,7 +78,7 @@ pub struct StrategyParams {
     /// of `min_probability` (it rises as n / (n + warmup)).
     pub warmup: u32,
     /// `adaptive`: links below the threshold a relevant server may still
-    /// open to unvisited servers per round, the likeliest first.
+    /// open to servers not yet judged per round, the likeliest first.
     pub explore: u32,
     /// `adaptive`: features the model leaves out (for ablations).
     pub leave_out: Vec<String>,

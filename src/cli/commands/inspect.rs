@@ -21,9 +21,11 @@ pub(in crate::cli) async fn report(ctx: &Context, args: &ReportArgs) -> Result<(
         let figures = crate::report::html::write(&ctx.engine, &ctx.root, out).await?;
         ctx.say(format!("report: {figures} figures -> {}", out.display()));
     }
-    if !crate::sim::SimDir::is_simulation(&ctx.root) {
-        let crawl = CrawlDir::open_read_only(&ctx.root)?;
-        println!("{}", crate::report::full_report(&ctx.engine, &crawl).await?);
+    if crate::sim::SimDir::is_simulation(&ctx.root) {
+        let sim = crate::sim::SimDir::new(&ctx.root);
+        return super::sim::print_tables(ctx, &sim).await;
     }
+    let crawl = CrawlDir::open_read_only(&ctx.root)?;
+    println!("{}", crate::report::full_report(&ctx.engine, &crawl).await?);
     Ok(())
 }

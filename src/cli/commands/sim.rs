@@ -49,10 +49,17 @@ pub(in crate::cli) async fn simulate(ctx: &Context, args: &SimulateArgs) -> Resu
         out: args.out.clone(),
     };
     let mut log = |line: String| ctx.say(line);
-    let table = crate::sim::run(&ctx.engine, &options, &mut log).await?;
+    crate::sim::run(&ctx.engine, &options, &mut log).await?;
+    print_tables(ctx, &crate::sim::SimDir::new(&args.out)).await
+}
+
+/// Prints a simulation's final table and the pages each strategy needed
+/// to reach 90% and 99% of bfs's coverage.
+pub(in crate::cli) async fn print_tables(ctx: &Context, sim: &crate::sim::SimDir) -> Result<()> {
+    let table = crate::sim::final_table(&ctx.engine, sim).await?;
     println!(
         "\nFinal table (details in {}: metrics.csv, miss_by_distance.csv, one crawl per strategy):\n{}",
-        args.out.display(),
+        sim.root().display(),
         crate::report::format(&table, Format::Table)?
     );
     let goals = crate::sim::coverage_goals(&ctx.engine).await?;
