@@ -272,9 +272,6 @@ pub async fn links_through(engine: &Engine, crawl: &CrawlDir, last: RoundId) -> 
     }
     match union {
         Some(df) => engine.register_view("all_links", df),
-        None => Err(Error::NothingToDo(format!(
-            "{}: no links up to round {last}",
-            crawl.root().display()
-        ))),
+        None => engine.register_empty("all_links", empty_union("all_links", &schema, false)),
     }
 }
