@@ -208,17 +208,15 @@ fn coverage_curves(metrics: &Path) -> std::collections::BTreeMap<String, Vec<(f6
     curves
 }
 
-/// On a calibrated 20k-page Thai web, `adaptive` reaches 90% coverage in
-/// at most three quarters of the pages the best of the papers' strategies
-/// needs, and 99% of the reachable target pages (all that `bfs` reaches).
-/// Each strategy stops after 10,000 pages, past every 90% point.
-#[test]
-fn on_a_20k_web_adaptive_reaches_90_percent_in_three_quarters_of_the_best_papers_pages() {
+/// Pages to 90% coverage of `adaptive` and of the best paper strategy, and
+/// `adaptive`'s final coverage, on a calibrated 20k-page web for `lang`
+/// (seed 1). Each strategy stops after 10,000 pages, past every 90% point.
+fn to_90_on_a_20k_web(lang: &str) -> (f64, f64, f64) {
     let tmp = tempfile::tempdir().unwrap();
     let (web, out) = (tmp.path().join("web"), tmp.path().join("sim"));
     let (web_arg, out_arg) = (web.to_str().unwrap(), out.to_str().unwrap());
     let generate = [
-        "websim", "generate", "--lang", "th", "--pages", "20000", "--seed", "1", "-o", web_arg,
+        "websim", "generate", "--lang", lang, "--pages", "20000", "--seed", "1", "-o", web_arg,
     ];
     succeeded(langcrawl(&generate), &generate);
     let papers = "tld-anchor,hard-focused,soft-focused,server-aggressive,server-conservative,dir-conservative";
@@ -236,24 +234,41 @@ fn on_a_20k_web_adaptive_reaches_90_percent_in_three_quarters_of_the_best_papers
     ];
     succeeded(langcrawl(&simulate), &simulate);
     let curves = coverage_curves(&out.join("metrics.csv"));
-    let to_90: Vec<(String, f64)> = curves
-        .iter()
-        .map(|(s, c)| {
-            (
-                s.clone(),
-                pages_to(c, 0.9).expect("every strategy reaches 90%"),
-            )
-        })
-        .collect();
-    let best_paper = to_90
-        .iter()
-        .filter(|(s, _)| s != "adaptive")
-        .map(|&(_, p)| p)
-        .fold(f64::MAX, f64::min);
-    let adaptive = to_90.iter().find(|(s, _)| s == "adaptive").unwrap().1;
-    assert!(adaptive <= 0.75 * best_paper, "pages to 90%: {to_90:?}");
+    let to_90 = |strategy: &str| {
+        pages_to(&curves[strategy], 0.9)
+            .unwrap_or_else(|| panic!("{lang}: {strategy} never reaches 90%"))
+    };
+    let best_paper = papers.split(',').map(to_90).fold(f64::MAX, f64::min);
     let covered = curves["adaptive"].last().unwrap().1;
-    assert!(covered >= 0.99, "adaptive's final coverage: {covered}");
+    (to_90("adaptive"), best_paper, covered)
+}
+
+/// On calibrated 20k-page webs `adaptive` reaches 90% coverage before
+/// every paper strategy — for Thai in at most three quarters of the pages
+/// the best of them needs; for Hindi, where `tld-anchor` is strongest, in
+/// fewer — and ends with 99% of the reachable target pages (all that
+/// `bfs` reaches). The two languages run side by side.
+#[test]
+fn on_a_20k_web_adaptive_reaches_90_percent_in_three_quarters_of_the_best_papers_pages() {
+    let hindi = std::thread::spawn(|| to_90_on_a_20k_web("hi"));
+    let (thai, best_thai, thai_covered) = to_90_on_a_20k_web("th");
+    let (hindi, best_hindi, hindi_covered) = hindi.join().unwrap();
+    assert!(
+        thai <= 0.75 * best_thai,
+        "th, pages to 90%: adaptive {thai}, best paper {best_thai}"
+    );
+    assert!(
+        hindi < best_hindi,
+        "hi, pages to 90%: adaptive {hindi}, best paper {best_hindi}"
+    );
+    assert!(
+        thai_covered >= 0.99,
+        "th: adaptive's final coverage {thai_covered}"
+    );
+    assert!(
+        hindi_covered >= 0.99,
+        "hi: adaptive's final coverage {hindi_covered}"
+    );
 }
 
 #[test]
