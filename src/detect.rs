@@ -28,6 +28,16 @@ pub struct Detection {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub html_lang: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang2: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang2_share: Option<f64>,
+    /// With a target: the target, whether the text counts as it, and what
+    /// decided (`lang_source`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_target: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_share: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -60,7 +70,12 @@ pub fn page(bytes: &[u8], target: Option<&TargetLang>) -> Detection {
     let row = parse_one(&input, target.map(TargetLang::code))
         .page
         .unwrap_or_default();
+    let is_target = target.map(|t| row.lang.as_deref() == Some(t.code()));
     Detection {
+        lang2: row.lang2,
+        lang2_share: row.lang2_share,
+        target: target.map(|t| t.code().to_string()),
+        is_target,
         lang: row.lang,
         lang_confidence: row.lang_confidence,
         lang_source: Some(row.lang_source),
@@ -75,18 +90,25 @@ pub fn page(bytes: &[u8], target: Option<&TargetLang>) -> Detection {
     }
 }
 
-/// Detects the language of a short anchor text (UTF-8 expected).
-pub fn anchor(bytes: &[u8]) -> Detection {
+/// Detects the language of a short anchor text (UTF-8 expected), for a
+/// crawl of `target` when given.
+pub fn anchor(bytes: &[u8], target: Option<&TargetLang>) -> Detection {
     let text = String::from_utf8_lossy(bytes);
+    let target_code = target.map(TargetLang::code);
+    let found = lang::identify_anchor(&text, target_code);
     Detection {
-        lang: Some(lang::anchor_lang(&text)),
-        lang_confidence: None,
-        lang_source: Some("anchor"),
+        is_target: target_code.map(|t| lang::matches_target(&found.lang, t, true)),
+        target: target_code.map(str::to_string),
+        lang: Some(found.lang),
+        lang_confidence: Some(found.confidence),
+        lang_source: Some(found.source),
         script: ScriptCounts::of(&text).dominant(),
         charset: None,
         charset_source: None,
         meta_charset: None,
         html_lang: None,
+        lang2: None,
+        lang2_share: None,
         target_share: None,
         title: None,
         text_chars: Some(text.trim().chars().count() as i64),
@@ -103,6 +125,10 @@ impl Detection {
             ("lang_confidence", number(self.lang_confidence)),
             ("lang_source", self.lang_source.map(str::to_string)),
             ("script", self.script.map(str::to_string)),
+            ("lang2", self.lang2.clone()),
+            ("lang2_share", number(self.lang2_share)),
+            ("target", self.target.clone()),
+            ("is_target", self.is_target.map(|b| b.to_string())),
             ("charset", self.charset.map(str::to_string)),
             ("charset_source", self.charset_source.map(str::to_string)),
             ("meta_charset", self.meta_charset.clone()),

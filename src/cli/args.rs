@@ -157,7 +157,9 @@ pub struct DetectArgs {
     /// Print JSON instead of `key: value` lines
     #[arg(long)]
     pub json: bool,
-    /// Also print the share of the text in this language's script (ja, th, ...)
+    /// Decide for a crawl of this language (ja, th, mr, ms...): settle the
+    /// target's confusable neighbours, print whether the text counts as the
+    /// target and what decided it, and the share in the target's script
     #[arg(long)]
     pub lang: Option<String>,
 }

@@ -42,6 +42,25 @@ const DEFAULT_TLDS: &[(&str, &[&str])] = &[
     ("fra", &["fr"]),
     ("rus", &["ru"]),
     ("spa", &["es", "mx", "ar"]),
+    ("mar", &["in"]),
+    ("nep", &["np"]),
+    ("ces", &["cz"]),
+    ("slk", &["sk"]),
+    ("ukr", &["ua"]),
+    ("bel", &["by"]),
+    ("bul", &["bg"]),
+    ("mkd", &["mk"]),
+    ("ind", &["id"]),
+    ("msa", &["my"]),
+    ("nob", &["no"]),
+    ("nno", &["no"]),
+    ("dan", &["dk"]),
+    ("swe", &["se"]),
+    ("hrv", &["hr"]),
+    ("srp", &["rs"]),
+    ("bos", &["ba"]),
+    ("cat", &["cat", "ad"]),
+    ("por", &["pt", "br"]),
 ];
 
 /// Country codes people type where a language code is wanted.
@@ -85,7 +104,8 @@ pub fn tag_code(tag: &str) -> Option<String> {
 pub struct TargetLang(String);
 
 impl TargetLang {
-    /// Accepts `ja`, `jpn`, `JA`; rejects anything whatlang cannot name.
+    /// Accepts `ja`, `jpn`, `JA`, `nn`; rejects a language neither whatlang
+    /// nor the second stage ([`super::neighbours`]) can identify.
     pub fn parse(input: &str) -> Result<Self> {
         let lower = input.trim().to_ascii_lowercase();
         let code = ALIASES
@@ -93,7 +113,8 @@ impl TargetLang {
             .find(|(two, _)| *two == lower)
             .map(|(_, three)| three.to_string())
             .unwrap_or(lower.clone());
-        if whatlang::Lang::from_code(&code).is_some() {
+        let code = tag_code(&code).unwrap_or(code);
+        if whatlang::Lang::from_code(&code).is_some() || super::neighbours::knows(&code) {
             return Ok(TargetLang(code));
         }
         let hint = COUNTRY_HINTS
@@ -171,5 +192,14 @@ mod tests {
         let err = TargetLang::parse("jp").unwrap_err().to_string();
         assert_eq!(err, "--lang jp: unknown language (did you mean ja / jpn?)");
         assert!(TargetLang::parse("klingon").is_err());
+    }
+
+    #[test]
+    fn languages_only_the_second_stage_knows_are_targets() {
+        for (input, code) in [("ms", "msa"), ("msa", "msa"), ("bs", "bos"), ("nn", "nno")] {
+            assert_eq!(TargetLang::parse(input).unwrap().code(), code, "{input}");
+        }
+        assert_eq!(TargetLang::parse("nb").unwrap().code(), "nob");
+        assert!(TargetLang::parse("gl").is_err(), "no model for Galician");
     }
 }

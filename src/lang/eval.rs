@@ -137,7 +137,7 @@ pub fn score_pages(samples: &[Sample]) -> Scores {
     score(
         samples,
         |text| {
-            identify_page(text, None, "UTF-8")
+            identify_page(text, None, "UTF-8", None)
                 .lang
                 .unwrap_or_else(|| UNDETERMINED.into())
         },

@@ -6,11 +6,14 @@ pub mod anchor;
 pub mod charset;
 pub mod codes;
 pub mod eval;
+pub mod markers;
+pub mod neighbours;
 pub mod page;
 pub mod script;
+pub mod target_eval;
 pub mod url;
 
-pub use anchor::{anchor_lang, matches_target, HAN};
+pub use anchor::{anchor_lang, identify_anchor, matches_target, AnchorLang, HAN};
 pub use charset::{decode, Decoded};
 pub use codes::TargetLang;
 pub use page::{identify_page, PageLang};

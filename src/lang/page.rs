@@ -1,9 +1,13 @@
 //! Page language: whatlang on a bounded prefix of the visible text; the
 //! hints (`<html lang>`, the charset) break ties and fill in when the text
-//! is too short to decide.
+//! is too short to decide; CJK by the share of each script; the target's
+//! confusable neighbours settled by a second stage; a second language
+//! recorded when a page is clearly bilingual.
 
+use super::anchor::{identify_anchor, UNDETERMINED};
 use super::charset::charset_language;
 use super::codes::tag_code;
+use super::neighbours;
 use super::script::{ScriptCounts, HAN};
 
 /// `source` of a text with no letter at all (a frameset, a refresh, an image page).
@@ -25,35 +29,109 @@ pub struct PageLang {
     /// ISO 639-3 code, or `None` when nothing could tell.
     pub lang: Option<String>,
     pub confidence: f64,
-    /// `text`, `text+hint`, `script`, `html_lang`, `charset`, `none`, or
-    /// `no-text` (no letter at all: a frameset, a refresh, an image page).
+    /// `text`, `text+hint`, `script`, `html_lang`, `charset`, `none`,
+    /// `no-text` (no letter at all: a frameset, a refresh, an image page),
+    /// `cjk-share` (Chinese, Japanese or Korean by the share of kana and
+    /// Hangul) or `neighbours` (the target's confusion group settled it).
     pub source: &'static str,
     /// The script most of the text is in (`Latin`, `Kana`, `Thai`...).
     pub script: Option<&'static str>,
+    /// The language of the text's second script when the page is clearly
+    /// bilingual (a Thai page with English paragraphs), and its share of
+    /// the letters.
+    pub lang2: Option<String>,
+    pub lang2_share: Option<f64>,
 }
 
 /// Identifies the language of visible `text`. When whatlang is unsure or
 /// the text is short, the hints decide in this order: the script of the
 /// text, `html_lang` (the `<html lang>` attribute), a `charset` (WHATWG
-/// name) that implies a language.
-pub fn identify_page(text: &str, html_lang: Option<&str>, charset: &str) -> PageLang {
+/// name) that implies a language. Chinese, Japanese and Korean are told
+/// apart by the share of kana and Hangul; with a `target`, an answer in the
+/// target's confusion group is settled among that group
+/// ([`super::neighbours`]).
+pub fn identify_page(
+    text: &str,
+    html_lang: Option<&str>,
+    charset: &str,
+    target: Option<&str>,
+) -> PageLang {
     if !text.chars().any(char::is_alphabetic) {
         return PageLang {
             lang: None,
             confidence: 0.0,
             source: NO_TEXT,
             script: None,
+            lang2: None,
+            lang2_share: None,
         };
     }
     let prefix = bounded_prefix(text, TEXT_PREFIX_CHARS);
     let counts = ScriptCounts::of(prefix);
-    let html_hint = html_lang.and_then(html_lang_code);
-    let charset_hint = charset_language(charset);
-    let japanese_hint = html_hint.as_deref() == Some("jpn") || charset_hint == Some("jpn");
+    let hints = Hints::of(html_lang, charset);
+    let first = first_answer(prefix, &counts, &hints);
+    let (lang, confidence, source) = match first {
+        Some(answer) => {
+            let answer = cjk_by_share(&counts, &hints)
+                .filter(|by_share| by_share.0 != answer.0)
+                .unwrap_or(answer);
+            let answer = target
+                .and_then(|t| settle_in_group(prefix, &answer, t))
+                .unwrap_or(answer);
+            (Some(answer.0), answer.1, answer.2)
+        }
+        // Too short for whatlang: a crawl with a target asks the anchor rule.
+        None => match target.map(|t| identify_anchor(prefix, Some(t))) {
+            Some(anchor) if anchor.lang != UNDETERMINED && anchor.lang != HAN => {
+                (Some(anchor.lang), anchor.confidence, anchor.source)
+            }
+            _ => (None, 0.0, "none"),
+        },
+    };
+    let (lang2, lang2_share) = lang
+        .as_deref()
+        .and_then(|lang| second_language(prefix, &counts, lang))
+        .unzip();
+    PageLang {
+        lang,
+        confidence,
+        source,
+        script: counts.dominant(),
+        lang2,
+        lang2_share,
+    }
+}
+
+/// A language, the confidence in it, and what decided it.
+type Answer = (String, f64, &'static str);
+
+/// The languages `<html lang>` and the charset name.
+struct Hints {
+    html: Option<String>,
+    charset: Option<&'static str>,
+}
+
+impl Hints {
+    fn of(html_lang: Option<&str>, charset: &str) -> Self {
+        Hints {
+            html: html_lang.and_then(html_lang_code),
+            charset: charset_language(charset),
+        }
+    }
+
+    /// True if either hint names `code`.
+    fn names(&self, code: &str) -> bool {
+        self.html.as_deref() == Some(code) || self.charset == Some(code)
+    }
+}
+
+/// whatlang's answer, or the hints' when whatlang is unsure or the text short.
+fn first_answer(prefix: &str, counts: &ScriptCounts, hints: &Hints) -> Option<Answer> {
+    let japanese_hint = hints.names("jpn");
     let info = (counts.letters() >= MIN_LETTERS)
         .then(|| whatlang::detect(prefix))
         .flatten();
-    let (lang, confidence, source) = match &info {
+    Some(match &info {
         Some(info) if info.is_reliable() => match info.lang().code() {
             // whatlang names Han-only text Chinese; kana or a Japanese hint settles it.
             "cmn" if counts.kana > 0 || japanese_hint => {
@@ -61,31 +139,126 @@ pub fn identify_page(text: &str, html_lang: Option<&str>, charset: &str) -> Page
             }
             code => (code.to_string(), info.confidence(), "text"),
         },
-        _ => match (counts.decisive_lang(), html_hint, charset_hint, &info) {
+        _ => match (counts.decisive_lang(), &hints.html, hints.charset, &info) {
             (Some(HAN), ..) if japanese_hint => ("jpn".into(), SCRIPT_CONFIDENCE, "script"),
             (Some(HAN), ..) => ("cmn".into(), SCRIPT_CONFIDENCE, "script"),
             (Some(code), ..) => (code.to_string(), SCRIPT_CONFIDENCE, "script"),
-            (None, Some(code), ..) => (code, HTML_LANG_CONFIDENCE, "html_lang"),
+            (None, Some(code), ..) => (code.clone(), HTML_LANG_CONFIDENCE, "html_lang"),
             (None, None, Some(code), _) => (code.to_string(), CHARSET_CONFIDENCE, "charset"),
             (None, None, None, Some(info)) => {
                 (info.lang().code().to_string(), info.confidence(), "text")
             }
-            (None, None, None, None) => {
-                return PageLang {
-                    lang: None,
-                    confidence: 0.0,
-                    source: "none",
-                    script: counts.dominant(),
-                }
-            }
+            (None, None, None, None) => return None,
         },
-    };
-    PageLang {
-        lang: Some(lang),
-        confidence,
-        source,
-        script: counts.dominant(),
+    })
+}
+
+/// Share of Hangul among the CJK letters from which a text is Korean.
+const KOREAN_HANGUL_SHARE: f64 = 0.3;
+/// Shares of kana among kana and Han from which a text is surely Japanese,
+/// below which it is surely Chinese; between them the hints decide, else
+/// [`JAPANESE_KANA_SHARE`].
+const SURE_JAPANESE_KANA_SHARE: f64 = 0.15;
+const SURE_CHINESE_KANA_SHARE: f64 = 0.03;
+const JAPANESE_KANA_SHARE: f64 = 0.08;
+
+/// Chinese, Japanese or Korean by proportion when most letters are CJK: a
+/// Chinese page quoting a few Japanese titles stays Chinese, a Japanese
+/// page in kanji with some kana stays Japanese, Korean with Hanja Korean.
+fn cjk_by_share(counts: &ScriptCounts, hints: &Hints) -> Option<Answer> {
+    let cjk = counts.kana + counts.han + counts.hangul;
+    if cjk == 0 || cjk * 2 < counts.letters() {
+        return None;
     }
+    let hangul = counts.hangul as f64 / cjk as f64;
+    let kana = counts.kana as f64 / (counts.kana + counts.han).max(1) as f64;
+    let (lang, sure) = if hangul >= KOREAN_HANGUL_SHARE {
+        ("kor", true)
+    } else if counts.kana == 0 {
+        // Han only: the first answer already weighed the hints.
+        return None;
+    } else if kana >= SURE_JAPANESE_KANA_SHARE {
+        ("jpn", true)
+    } else if kana < SURE_CHINESE_KANA_SHARE {
+        ("cmn", true)
+    } else if hints.names("jpn") || hints.names("cmn") {
+        (if hints.names("jpn") { "jpn" } else { "cmn" }, false)
+    } else {
+        (
+            if kana >= JAPANESE_KANA_SHARE {
+                "jpn"
+            } else {
+                "cmn"
+            },
+            false,
+        )
+    };
+    let confidence = if sure {
+        SCRIPT_CONFIDENCE
+    } else {
+        HTML_LANG_CONFIDENCE
+    };
+    Some((lang.to_string(), confidence, "cjk-share"))
+}
+
+/// The answer settled among the target's confusion group, when the first
+/// answer is in it and the group has models for it (lingua's models tell
+/// these neighbours apart better than whatlang's, even when unsure); or,
+/// when whatlang was unsure of a language outside the group, the group
+/// member the second stage names among every language of the script.
+fn settle_in_group(prefix: &str, answer: &Answer, target: &str) -> Option<Answer> {
+    let group = neighbours::group(target);
+    // Chinese and Japanese are settled by script share, not by n-grams.
+    if group.is_empty() || answer.2 == "cjk-share" || matches!(answer.0.as_str(), "cmn" | "jpn") {
+        return None;
+    }
+    if group.contains(&answer.0.as_str()) && neighbours::knows(&answer.0) {
+        let (lang, confidence) = neighbours::settle(prefix, &group)?;
+        return Some((lang, confidence, "neighbours"));
+    }
+    if answer.2 != "text" || answer.1 >= UNSURE_FIRST_ANSWER {
+        return None;
+    }
+    let (lang, confidence) = neighbours::settle(prefix, &neighbours::shared_script_languages())?;
+    group
+        .contains(&lang.as_str())
+        .then_some((lang, confidence, "neighbours"))
+}
+
+/// whatlang's confidence below which an answer outside the target's group
+/// is asked again.
+const UNSURE_FIRST_ANSWER: f64 = 0.5;
+
+/// Least share of the letters, and least letters, a second script needs
+/// for a page to count as bilingual.
+const LANG2_MIN_SHARE: f64 = 0.2;
+const LANG2_MIN_LETTERS: usize = 40;
+
+/// The language of the letters outside `lang`'s script, when they are a
+/// clear share of the text (a same-script second language is not seen).
+fn second_language(prefix: &str, counts: &ScriptCounts, lang: &str) -> Option<(String, f64)> {
+    let own: &[&str] = match lang {
+        "jpn" => &["Kana", "Han"],
+        "kor" => &["Hangul", "Han"],
+        "cmn" => &["Han"],
+        _ => &[counts.dominant()?],
+    };
+    let (script, letters) = counts.largest_other_than(own)?;
+    let share = letters as f64 / counts.letters().max(1) as f64;
+    if share < LANG2_MIN_SHARE || letters < LANG2_MIN_LETTERS {
+        return None;
+    }
+    let words: String = prefix
+        .split_whitespace()
+        .filter(|word| ScriptCounts::of(word).dominant() == Some(script))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let lang2 = match ScriptCounts::of(&words).decisive_lang() {
+        Some(HAN) => "cmn".to_string(),
+        Some(code) => code.to_string(),
+        None => whatlang::detect(&words)?.lang().code().to_string(),
+    };
+    (lang2 != lang).then_some((lang2, (share * 1000.0).round() / 1000.0))
 }
 
 /// The ISO 639-3 code of an `<html lang>` value (`ja-JP` → `jpn`) when
@@ -110,31 +283,31 @@ mod tests {
     fn text_decides() {
         let ja =
             "すべての人間は、生まれながらにして自由であり、かつ、尊厳と権利とについて平等である。";
-        let page = identify_page(ja, Some("en"), "UTF-8");
+        let page = identify_page(ja, Some("en"), "UTF-8", None);
         assert_eq!((page.lang.as_deref(), page.source), (Some("jpn"), "text"));
     }
 
     #[test]
     fn short_text_falls_back_to_hints() {
-        let page = identify_page("홈", Some("ja"), "UTF-8");
+        let page = identify_page("홈", Some("ja"), "UTF-8", None);
         assert_eq!((page.lang.as_deref(), page.source), (Some("kor"), "script"));
-        let page = identify_page("OK", Some("ko-KR"), "UTF-8");
+        let page = identify_page("OK", Some("ko-KR"), "UTF-8", None);
         assert_eq!(
             (page.lang.as_deref(), page.source),
             (Some("kor"), "html_lang")
         );
-        let page = identify_page("OK", None, "windows-874");
+        let page = identify_page("OK", None, "windows-874", None);
         assert_eq!(
             (page.lang.as_deref(), page.source),
             (Some("tha"), "charset")
         );
-        assert_eq!(identify_page("OK", None, "UTF-8").lang, None);
+        assert_eq!(identify_page("OK", None, "UTF-8", None).lang, None);
     }
 
     #[test]
     fn a_page_without_letters_has_no_language_whatever_its_hints() {
         for text in ["", "  ", "© 2024 | 1 2 3 → ☰"] {
-            let page = identify_page(text, Some("ja"), "Shift_JIS");
+            let page = identify_page(text, Some("ja"), "Shift_JIS", None);
             assert_eq!((page.lang, page.source), (None, "no-text"), "{text:?}");
         }
     }
@@ -142,7 +315,7 @@ mod tests {
     #[test]
     fn han_only_text_with_a_japanese_hint_is_japanese() {
         let han = "世界人権宣言前文人類社会構成員固有尊厳平等譲権利承認世界自由正義平和基礎";
-        let page = identify_page(han, Some("ja"), "UTF-8");
+        let page = identify_page(han, Some("ja"), "UTF-8", None);
         assert_eq!(page.lang.as_deref(), Some("jpn"));
     }
 }

@@ -75,6 +75,15 @@ impl ScriptCounts {
         }
     }
 
+    /// The script with the most letters other than the `own` scripts, and
+    /// its letters; `None` when no other script has any.
+    pub fn largest_other_than(&self, own: &[&str]) -> Option<(&'static str, usize)> {
+        self.named()
+            .into_iter()
+            .filter(|(name, n)| *n > 0 && !own.contains(name))
+            .max_by_key(|&(_, n)| n)
+    }
+
     /// The language the script alone names: any kana is Japanese, Hangul
     /// Korean, Thai Thai, Devanagari Hindi, Han only [`HAN`]; `None` for the
     /// scripts many languages share.

@@ -55,6 +55,8 @@ pub fn page_batch<'a>(rows: impl Iterator<Item = &'a PageRow>) -> RecordBatch {
                 .collect::<Int32Array>(),
         ),
         strings(&rows, |r| r.error.as_deref()),
+        strings(&rows, |r| r.lang2.as_deref()),
+        Arc::new(rows.iter().map(|r| r.lang2_share).collect::<Float64Array>()),
     ];
     RecordBatch::try_new(PARSE.clone(), columns).expect("parse rows match the parse schema")
 }

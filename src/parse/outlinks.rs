@@ -16,12 +16,14 @@ use crate::urls;
 
 const MAX_ANCHOR_CHARS: usize = 200;
 
-/// The page's http(s) links.
+/// The page's http(s) links; anchors are identified for a crawl of
+/// `target` ([`lang::identify_anchor`]).
 pub fn page_links(
     input: &FetchedPage<'_>,
     page: Option<&Extracted>,
     headers: &[HeaderLink],
     src_lang: Option<&str>,
+    target: Option<&str>,
 ) -> Vec<LinkRow> {
     let Ok(page_url) = Url::parse(input.url) else {
         return Vec::new();
@@ -35,7 +37,10 @@ pub fn page_links(
     let header = headers.iter().filter_map(header_link);
     let header =
         header.filter_map(|raw| Some((urls::resolve(Some(&page_url), &raw.href).ok()?, raw)));
-    let mut rows = Rows::default();
+    let mut rows = Rows {
+        target,
+        ..Rows::default()
+    };
     for (dst, raw) in html {
         rows.add(input, src_lang, &dst, raw);
     }
@@ -96,19 +101,26 @@ fn header_link(link: &HeaderLink) -> Option<RawLink> {
 
 /// Link rows de-duplicated by destination.
 #[derive(Default)]
-struct Rows {
+struct Rows<'a> {
     links: Vec<LinkRow>,
     seen: HashMap<String, usize>,
+    target: Option<&'a str>,
 }
 
-impl Rows {
+impl Rows<'_> {
+    fn anchor_lang(&self, anchor: &str) -> String {
+        lang::identify_anchor(anchor, self.target).lang
+    }
+
     fn add(&mut self, input: &FetchedPage<'_>, src_lang: Option<&str>, dst: &Url, raw: &RawLink) {
         let anchor: String = raw.anchor.chars().take(MAX_ANCHOR_CHARS).collect();
         let hreflang = raw.hreflang.as_deref().and_then(hreflang_code);
         if let Some(&index) = self.seen.get(dst.as_str()) {
+            let fill_anchor = self.links[index].anchor.is_empty() && !anchor.is_empty();
+            let anchor_lang = fill_anchor.then(|| self.anchor_lang(&anchor));
             let known = &mut self.links[index];
-            if known.anchor.is_empty() && !anchor.is_empty() {
-                known.anchor_lang = lang::anchor_lang(&anchor);
+            if let Some(anchor_lang) = anchor_lang {
+                known.anchor_lang = anchor_lang;
                 known.anchor = anchor;
             }
             if known.hreflang.is_none() {
@@ -122,7 +134,7 @@ impl Rows {
             src_host: input.host.to_string(),
             src_lang: src_lang.map(str::to_string),
             dst: urls::parts(dst),
-            anchor_lang: lang::anchor_lang(&anchor),
+            anchor_lang: self.anchor_lang(&anchor),
             anchor,
             context: raw.context.clone(),
             nofollow: raw.nofollow,

@@ -28,6 +28,9 @@ pub struct PageRow {
     pub lang_source: &'static str,
     /// The script most of the text is in.
     pub script: Option<&'static str>,
+    /// A clearly bilingual page's second language and its share of the letters.
+    pub lang2: Option<String>,
+    pub lang2_share: Option<f64>,
     /// Share of the text's letters in the target language's script.
     pub target_share: Option<f64>,
     pub charset: Option<&'static str>,
@@ -58,7 +61,7 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
         .map(link_header::header_links)
         .unwrap_or_default();
     if !input.content_type.is_none_or(is_html) {
-        let links = outlinks::page_links(input, None, &headers, None);
+        let links = outlinks::page_links(input, None, &headers, None, target);
         return Parsed {
             page: Some(not_html(input, links.len())),
             links,
@@ -73,9 +76,10 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
         &extracted.text,
         extracted.html_lang.as_deref(),
         decoded.charset,
+        target,
     );
     let src_lang = page_lang.lang.as_deref();
-    let links = outlinks::page_links(input, Some(&extracted), &headers, src_lang);
+    let links = outlinks::page_links(input, Some(&extracted), &headers, src_lang, target);
     let page = PageRow {
         url: input.url.to_string(),
         host: input.host.to_string(),
@@ -88,6 +92,8 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
         lang_confidence: Some(page_lang.confidence),
         lang_source: page_lang.source,
         script: page_lang.script,
+        lang2: page_lang.lang2,
+        lang2_share: page_lang.lang2_share,
         target_share: target.and_then(|t| lang::ScriptCounts::of(&extracted.text).share_of(t)),
         charset: Some(decoded.charset),
         charset_source: Some(decoded.source),
@@ -243,8 +249,9 @@ mod tests {
             bytes in prop::collection::vec(any::<u8>(), 0..3000),
             content_type in prop::sample::select(CONTENT_TYPES),
             headers in "(link: <[^>]{0,20}>; rel=alternate; hreflang=[a-zA-Z-]{0,8}\n|[^\n]{0,30}\n){0,3}",
+            target in prop::sample::select(vec!["tha", "hin", "ces", "msa", "jpn", "srp"]),
         ) {
-            let parsed = parse_one(&fetched(content_type, &headers, &bytes), Some("tha"));
+            let parsed = parse_one(&fetched(content_type, &headers, &bytes), Some(target));
             let page = parsed.page.unwrap();
             prop_assert!(page.parsed, "{:?}", page.error);
             prop_assert_eq!(page.outlinks as usize, parsed.links.len());

@@ -114,6 +114,10 @@ pub static PARSE: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("digest", true),
         int32("outlinks", false),
         utf8("error", true),
+        // a clearly bilingual page's second language (its letters in
+        // another script) and that language's share of the letters
+        utf8("lang2", true),
+        float64("lang2_share", true),
     ]))
 });
 

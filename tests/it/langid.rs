@@ -107,7 +107,7 @@ fn every_legacy_file_is_identified() {
     for (file, _, lang) in legacy_files() {
         let bytes = std::fs::read(corpus().join("udhr-legacy").join(&file)).unwrap();
         let decoded = decode(&bytes, None, None);
-        let page = identify_page(&decoded.text, None, decoded.charset);
+        let page = identify_page(&decoded.text, None, decoded.charset, None);
         if langcrawl::lang::eval::whatlang_knows(&lang) {
             assert_eq!(page.lang.as_deref(), Some(lang.as_str()), "{file}");
         }
@@ -127,7 +127,7 @@ fn thai_in_tis620_without_a_declaration_is_decoded_and_identified() {
             (decoded.charset, decoded.source),
             ("windows-874", "detected")
         );
-        let page = identify_page(&thai, None, decoded.charset);
+        let page = identify_page(&thai, None, decoded.charset, None);
         assert_eq!(page.lang.as_deref(), Some("tha"));
     }
 }

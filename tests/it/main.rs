@@ -17,4 +17,5 @@ mod real_pages;
 mod recovery;
 mod simulation;
 mod strategies;
+mod target_langid;
 mod util;

@@ -9,7 +9,7 @@ pub(in crate::cli) fn detect(args: &DetectArgs) -> Result<String> {
     let target = args.lang.as_deref().map(TargetLang::parse).transpose()?;
     let bytes = crate::detect::read_input(&args.input)?;
     let found = if args.anchor {
-        crate::detect::anchor(&bytes)
+        crate::detect::anchor(&bytes, target.as_ref())
     } else {
         crate::detect::page(&bytes, target.as_ref())
     };

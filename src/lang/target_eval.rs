@@ -1,0 +1,177 @@
+//! Measuring the target decision ("is this text in the crawl's language?")
+//! on held-out real text: the leipzig-dev layout (`<iso 639-1>/sentences.txt`,
+//! `<iso 639-1>/word-pairs.txt`, one text per line). Sentences stand for
+//! pages, word pairs for anchors. Shared by the tests and
+//! `scripts/bench-langid`.
+
+use std::path::Path;
+
+use super::anchor::{identify_anchor, matches_target, UNDETERMINED};
+use super::codes::tag_code;
+use super::eval::Sample;
+use super::page::identify_page;
+use crate::error::{Error, Result};
+
+/// The targets measured, and the languages each is told apart from.
+pub const TARGETS: &[&str] = &[
+    "jpn", "cmn", "kor", "tha", "hin", "mar", "nep", "ces", "slk", "rus", "ukr", "ind", "msa",
+    "nob", "nno", "dan", "hrv", "srp", "bos", "spa", "cat", "por",
+];
+
+/// What a sample stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A sentence, identified as a page's text.
+    Sentences,
+    /// Two words, identified as an anchor.
+    WordPairs,
+}
+
+impl Kind {
+    fn file(self) -> &'static str {
+        match self {
+            Kind::Sentences => "sentences.txt",
+            Kind::WordPairs => "word-pairs.txt",
+        }
+    }
+}
+
+/// Loads up to `per_lang` samples of `kind` for each language of
+/// [`TARGETS`] that `dir` has (a folder per ISO 639-1 code).
+pub fn load(dir: &Path, kind: Kind, per_lang: usize) -> Result<Vec<Sample>> {
+    let mut samples = Vec::new();
+    let mut folders: Vec<_> = std::fs::read_dir(dir)
+        .map_err(Error::io(dir))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    for folder in folders {
+        let name = folder.file_name().unwrap_or_default().to_string_lossy();
+        let Some(lang) = tag_code(&name).filter(|code| TARGETS.contains(&code.as_str())) else {
+            continue;
+        };
+        let path = folder.join(kind.file());
+        let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
+        samples.extend(
+            text.lines()
+                .map(str::trim)
+                .filter(|line| !line.is_empty())
+                .take(per_lang)
+                .map(|line| Sample {
+                    lang: lang.clone(),
+                    text: line.to_string(),
+                }),
+        );
+    }
+    Ok(samples)
+}
+
+/// How one target's decision did over samples of every language.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct TargetScore {
+    /// Samples in the target language.
+    pub samples: usize,
+    /// Target samples decided target; other samples decided target.
+    pub true_positives: usize,
+    pub false_positives: usize,
+    /// Target samples given another language (not `und`).
+    pub confident_wrong: usize,
+}
+
+impl TargetScore {
+    pub fn precision(&self) -> f64 {
+        ratio(
+            self.true_positives,
+            self.true_positives + self.false_positives,
+        )
+    }
+    pub fn recall(&self) -> f64 {
+        ratio(self.true_positives, self.samples)
+    }
+    pub fn confident_wrong_share(&self) -> f64 {
+        ratio(self.confident_wrong, self.samples)
+    }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// The language a crawl of `target` gives `text` as `kind`.
+pub fn decide(text: &str, target: &str, kind: Kind) -> String {
+    match kind {
+        Kind::Sentences => identify_page(text, None, "UTF-8", Some(target))
+            .lang
+            .unwrap_or_else(|| UNDETERMINED.into()),
+        Kind::WordPairs => identify_anchor(text, Some(target)).lang,
+    }
+}
+
+/// Scores the decision "is it `target`?" over `samples` (a Han-only anchor
+/// counts as a Chinese or Japanese target, as in a crawl by default).
+pub fn score_target(samples: &[Sample], target: &str, kind: Kind) -> TargetScore {
+    let mut score = TargetScore::default();
+    for sample in samples {
+        let lang = decide(&sample.text, target, kind);
+        let accepted = matches_target(&lang, target, true);
+        if sample.lang == target {
+            score.samples += 1;
+            score.true_positives += usize::from(accepted);
+            score.confident_wrong += usize::from(!accepted && lang != UNDETERMINED);
+        } else {
+            score.false_positives += usize::from(accepted);
+        }
+    }
+    score
+}
+
+/// The share of `from`'s samples that a crawl of `target` accepts.
+pub fn accepted_share(samples: &[Sample], from: &str, target: &str, kind: Kind) -> f64 {
+    let from: Vec<&Sample> = samples.iter().filter(|s| s.lang == from).collect();
+    let accepted = from
+        .iter()
+        .filter(|s| matches_target(&decide(&s.text, target, kind), target, true))
+        .count();
+    ratio(accepted, from.len())
+}
+
+/// True for targets written in a script many languages share (Latin,
+/// Cyrillic): their anchor aim is lower.
+pub fn shared_script(target: &str) -> bool {
+    !matches!(
+        target,
+        "jpn" | "cmn" | "kor" | "tha" | "hin" | "mar" | "nep"
+    )
+}
+
+/// A Markdown table of every target's scores on sentences and word pairs.
+pub fn table(sentences: &[Sample], word_pairs: &[Sample]) -> String {
+    let mut out = String::from(
+        "| target | sentences | precision | recall | word pairs | precision | recall | confidently wrong |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for target in TARGETS {
+        let s = score_target(sentences, target, Kind::Sentences);
+        let w = score_target(word_pairs, target, Kind::WordPairs);
+        if s.samples + w.samples == 0 {
+            out.push_str(&format!("| {target} | no samples | | | | | | |\n"));
+            continue;
+        }
+        out.push_str(&format!(
+            "| {target} | {} | {:.3} | {:.3} | {} | {:.3} | {:.3} | {:.1}% |\n",
+            s.samples,
+            s.precision(),
+            s.recall(),
+            w.samples,
+            w.precision(),
+            w.recall(),
+            100.0 * w.confident_wrong_share()
+        ));
+    }
+    out
+}
