@@ -45,7 +45,11 @@ pub fn settle(text: &str, lang: &str) -> Option<(&'static str, usize)> {
         .collect();
     let hits = |side: usize| {
         let markers = words(pair[side]);
-        tokens.iter().filter(|w| markers.contains(**w)).count()
+        let infixes: Vec<&str> = markers.iter().filter_map(|m| m.strip_prefix('*')).collect();
+        tokens
+            .iter()
+            .filter(|w| markers.contains(**w) || infixes.iter().any(|i| w.contains(i)))
+            .count()
     };
     let (a, b) = (hits(0), hits(1));
     match a.cmp(&b) {
@@ -81,10 +85,10 @@ mod tests {
             Some(("nno", 4))
         );
         assert_eq!(settle("Tijekom stoljeća", "bos"), Some(("hrv", 2)));
-        assert_eq!(settle("अभी अंतिम पाठ शेष है।", "mar"), Some(("hin", 1)));
+        assert_eq!(settle("अभी अंतिम पाठ शेष है।", "mar"), Some(("hin", 2)));
         assert_eq!(
             settle("त्यांनी सांगितले की काम सुरू आहे.", "hin"),
-            Some(("mar", 2))
+            Some(("mar", 3))
         );
     }
 

@@ -207,6 +207,7 @@ fn cjk_by_share(counts: &ScriptCounts, hints: &Hints) -> Option<Answer> {
 /// when whatlang was unsure of a language outside the group, the group
 /// member the second stage names among every language of the script.
 fn settle_in_group(prefix: &str, answer: &Answer, target: &str) -> Option<Answer> {
+    let prefix = bounded_prefix(prefix, SECOND_STAGE_CHARS);
     let group = neighbours::group(target);
     // Chinese and Japanese are settled by script share, not by n-grams.
     if group.is_empty() || answer.2 == "cjk-share" || matches!(answer.0.as_str(), "cmn" | "jpn") {
@@ -224,6 +225,10 @@ fn settle_in_group(prefix: &str, answer: &Answer, target: &str) -> Option<Answer
         .contains(&lang.as_str())
         .then_some((lang, confidence, "neighbours"))
 }
+
+/// Characters of visible text the second stage reads: a few sentences
+/// tell neighbours apart, and its cost grows with the text.
+const SECOND_STAGE_CHARS: usize = 500;
 
 /// whatlang's confidence below which an answer outside the target's group
 /// is asked again.
@@ -262,9 +267,10 @@ fn second_language(prefix: &str, counts: &ScriptCounts, lang: &str) -> Option<(S
 }
 
 /// The ISO 639-3 code of an `<html lang>` value (`ja-JP` → `jpn`) when
-/// whatlang knows the language.
+/// whatlang or the second stage knows the language.
 fn html_lang_code(value: &str) -> Option<String> {
-    tag_code(value).filter(|code| whatlang::Lang::from_code(code).is_some())
+    tag_code(value)
+        .filter(|code| whatlang::Lang::from_code(code).is_some() || neighbours::knows(code))
 }
 
 /// The first `max_chars` characters of `text`.
