@@ -67,9 +67,11 @@ pub fn identify_anchor(text: &str, target: Option<&str>) -> AnchorLang {
             .unwrap_or_else(|| AnchorLang::new(HAN, SCRIPT_CONFIDENCE, "script")),
         (Some(code), _) => AnchorLang::new(code, SCRIPT_CONFIDENCE, "script"),
         (None, _) if counts.letters() == 0 => AnchorLang::undetermined(),
-        (None, Some(target)) => settled(text, &neighbours::shared_script_languages(), target)
-            .unwrap_or_else(|| shared_script_lang(text)),
-        (None, None) => shared_script_lang(text),
+        (None, Some(target)) if neighbours::in_shared_script(target) => {
+            settled(text, &neighbours::shared_script_languages(), target)
+                .unwrap_or_else(|| shared_script_lang(text))
+        }
+        (None, _) => shared_script_lang(text),
     }
 }
 

@@ -108,6 +108,13 @@ pub fn shared_script_languages() -> Vec<&'static str> {
         })
 }
 
+/// True for a target written in a script many languages share (Latin,
+/// Cyrillic) that the second stage knows: its short texts and unsure pages
+/// are worth asking the second stage about.
+pub fn in_shared_script(target: &str) -> bool {
+    shared_script_languages().contains(&target)
+}
+
 /// A detector per candidate set, built once (the models themselves are
 /// loaded once per process by lingua, on first use).
 fn detector(candidates: &[&str]) -> Option<&'static LanguageDetector> {

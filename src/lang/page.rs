@@ -217,7 +217,10 @@ fn settle_in_group(prefix: &str, answer: &Answer, target: &str) -> Option<Answer
         let (lang, confidence) = neighbours::settle(prefix, &group)?;
         return Some((lang, confidence, "neighbours"));
     }
-    if answer.2 != "text" || answer.1 >= UNSURE_FIRST_ANSWER {
+    if answer.2 != "text"
+        || answer.1 >= UNSURE_FIRST_ANSWER
+        || !neighbours::in_shared_script(target)
+    {
         return None;
     }
     let (lang, confidence) = neighbours::settle(prefix, &neighbours::shared_script_languages())?;

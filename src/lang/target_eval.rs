@@ -143,10 +143,7 @@ pub fn accepted_share(samples: &[Sample], from: &str, target: &str, kind: Kind) 
 /// True for targets written in a script many languages share (Latin,
 /// Cyrillic): their anchor aim is lower.
 pub fn shared_script(target: &str) -> bool {
-    !matches!(
-        target,
-        "jpn" | "cmn" | "kor" | "tha" | "hin" | "mar" | "nep"
-    )
+    super::neighbours::in_shared_script(target)
 }
 
 /// A Markdown table of every target's scores on sentences and word pairs.
