@@ -121,7 +121,8 @@ impl LangScore {
     }
 }
 
-fn ratio(a: usize, b: usize) -> f64 {
+/// `a / b`, 0 when `b` is 0.
+pub(super) fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 {
         0.0
     } else {

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::anchor::{identify_anchor, matches_target, UNDETERMINED};
 use super::codes::tag_code;
-use super::eval::Sample;
+use super::eval::{ratio, Sample};
 use super::page::identify_page;
 use crate::error::{Error, Result};
 
@@ -94,13 +94,6 @@ impl TargetScore {
     }
 }
 
-fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
-    }
-}
 
 /// The language a crawl of `target` gives `text` as `kind`.
 pub fn decide(text: &str, target: &str, kind: Kind) -> String {
