@@ -67,10 +67,9 @@ pub fn identify_anchor(text: &str, target: Option<&str>) -> AnchorLang {
             .unwrap_or_else(|| AnchorLang::new(HAN, SCRIPT_CONFIDENCE, "script")),
         (Some(code), _) => AnchorLang::new(code, SCRIPT_CONFIDENCE, "script"),
         (None, _) if counts.letters() == 0 => AnchorLang::undetermined(),
-        (None, Some(target)) if neighbours::in_shared_script(target) => {
-            settled(text, &neighbours::shared_script_languages(), target)
-                .unwrap_or_else(|| shared_script_lang(text))
-        }
+        (None, Some(target)) if neighbours::in_shared_script(target) => english(text, target)
+            .or_else(|| settled(text, &neighbours::shared_script_languages(), target))
+            .unwrap_or_else(|| shared_script_lang(text)),
         (None, _) => shared_script_lang(text),
     }
 }
@@ -82,6 +81,19 @@ const SCRIPT_CONFIDENCE: f64 = 1.0;
 /// target pages; a wrong "target" costs one fetch).
 const MIN_TARGET_CONFIDENCE: f64 = 0.35;
 const MIN_OTHER_CONFIDENCE: f64 = 0.9;
+
+/// Confidence with which English, scored against the target alone, ends
+/// the question: most anchors of the web are English, and scoring every
+/// language of the script costs six times more. Such an anchor is `und`,
+/// not `eng`: against one language, a Malay pair can look English.
+const SURE_ENGLISH: f64 = 0.99;
+
+/// `und` when the second stage, choosing between the target and English,
+/// is sure of English.
+fn english(text: &str, target: &str) -> Option<AnchorLang> {
+    let (lang, confidence) = neighbours::settle(text, &[target, "eng"])?;
+    (lang == "eng" && confidence >= SURE_ENGLISH).then(AnchorLang::undetermined)
+}
 
 /// The second stage's answer among `candidates`, when it is sure enough.
 fn settled(text: &str, candidates: &[&str], target: &str) -> Option<AnchorLang> {

@@ -94,7 +94,6 @@ impl TargetScore {
     }
 }
 
-
 /// The language a crawl of `target` gives `text` as `kind`.
 pub fn decide(text: &str, target: &str, kind: Kind) -> String {
     match kind {
