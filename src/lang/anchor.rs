@@ -68,7 +68,7 @@ pub fn identify_anchor(text: &str, target: Option<&str>) -> AnchorLang {
         (Some(code), _) => AnchorLang::new(code, SCRIPT_CONFIDENCE, "script"),
         (None, _) if counts.letters() == 0 => AnchorLang::undetermined(),
         (None, Some(target)) if neighbours::in_shared_script(target) => english(text, target)
-            .or_else(|| settled(text, &neighbours::shared_script_languages(), target))
+            .or_else(|| settled(text, neighbours::shared_script_languages(), target))
             .unwrap_or_else(|| shared_script_lang(text)),
         (None, _) => shared_script_lang(text),
     }

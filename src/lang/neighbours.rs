@@ -4,11 +4,10 @@
 //! the second stage runs only when its answer lands in the target's group.
 
 use std::collections::HashMap;
-use std::str::FromStr;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{LazyLock, Mutex, OnceLock};
 
 use super::markers;
-use lingua::{IsoCode639_3, Language, LanguageDetector, LanguageDetectorBuilder};
+use lingua::{Language, LanguageDetector, LanguageDetectorBuilder};
 
 /// Languages a first answer is confused among (ISO 639-3). A target in two
 /// groups (Serbian: Latin and Cyrillic neighbours) has both.
@@ -44,16 +43,15 @@ pub fn knows(code: &str) -> bool {
 }
 
 /// lingua's language for an ISO 639-3 code as langcrawl names it, when the
-/// build includes its model.
+/// build includes its model (the table is built once: this runs per anchor).
 fn lingua_language(code: &str) -> Option<Language> {
-    let iso = match code {
-        "cmn" => "zho",
-        code => code,
-    };
-    let iso = IsoCode639_3::from_str(iso).ok()?;
-    Language::all()
-        .into_iter()
-        .find(|language| language.iso_code_639_3() == iso)
+    static LANGUAGES: LazyLock<HashMap<String, Language>> = LazyLock::new(|| {
+        Language::all()
+            .into_iter()
+            .map(|language| (code_of(language), language))
+            .collect()
+    });
+    LANGUAGES.get(code).copied()
 }
 
 /// langcrawl's ISO 639-3 code for a lingua language.
@@ -94,18 +92,21 @@ const MARKER_CONFIDENCE: f64 = 0.9;
 
 /// Every language the second stage knows that is written in a script many
 /// languages share (Latin, Cyrillic): the neighbourhood of a short anchor.
-pub fn shared_script_languages() -> Vec<&'static str> {
-    GROUPS
-        .iter()
-        .flat_map(|g| g.iter().copied())
-        .chain(["eng"])
-        .filter(|code| !matches!(*code, "hin" | "mar" | "nep" | "cmn" | "jpn") && knows(code))
-        .fold(Vec::new(), |mut all, code| {
-            if !all.contains(&code) {
-                all.push(code);
-            }
-            all
-        })
+pub fn shared_script_languages() -> &'static [&'static str] {
+    static LANGUAGES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+        GROUPS
+            .iter()
+            .flat_map(|g| g.iter().copied())
+            .chain(["eng"])
+            .filter(|code| !matches!(*code, "hin" | "mar" | "nep" | "cmn" | "jpn") && knows(code))
+            .fold(Vec::new(), |mut all, code| {
+                if !all.contains(&code) {
+                    all.push(code);
+                }
+                all
+            })
+    });
+    &LANGUAGES
 }
 
 /// True for a target written in a script many languages share (Latin,

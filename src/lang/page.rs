@@ -223,7 +223,7 @@ fn settle_in_group(prefix: &str, answer: &Answer, target: &str) -> Option<Answer
     {
         return None;
     }
-    let (lang, confidence) = neighbours::settle(prefix, &neighbours::shared_script_languages())?;
+    let (lang, confidence) = neighbours::settle(prefix, neighbours::shared_script_languages())?;
     group
         .contains(&lang.as_str())
         .then_some((lang, confidence, "neighbours"))

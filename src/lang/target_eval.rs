@@ -132,12 +132,6 @@ pub fn accepted_share(samples: &[Sample], from: &str, target: &str, kind: Kind) 
     ratio(accepted, from.len())
 }
 
-/// True for targets written in a script many languages share (Latin,
-/// Cyrillic): their anchor aim is lower.
-pub fn shared_script(target: &str) -> bool {
-    super::neighbours::in_shared_script(target)
-}
-
 /// A Markdown table of every target's scores on sentences and word pairs.
 pub fn table(sentences: &[Sample], word_pairs: &[Sample]) -> String {
     let mut out = String::from(

@@ -87,7 +87,7 @@ fn word_pairs_are_named_when_sure_and_rarely_confidently_wrong() {
     let pairs = samples(Kind::WordPairs);
     for target in TARGETS.iter().filter(|t| **t != "nep") {
         let score = target_eval::score_target(&pairs, target, Kind::WordPairs);
-        let aim = if target_eval::shared_script(target) {
+        let aim = if langcrawl::lang::neighbours::in_shared_script(target) {
             PAIR_AIM_SHARED_SCRIPT
         } else {
             PAIR_AIM_OWN_SCRIPT
