@@ -5,21 +5,20 @@
 //! (`LANGCRAWL_BENCH_SIM_PAGES` sets another size). Prints a table of
 //! figures; the figures, not a pass/fail, are the result.
 
+mod common;
+
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use datafusion::arrow::array::{BooleanArray, RecordBatch, StringArray};
 use langcrawl::engine::Engine;
-use langcrawl::fetch::{client::ClientOptions, FetchOptions};
-use langcrawl::generate::GenerateOptions;
 use langcrawl::lang::TargetLang;
 use langcrawl::sim::SimulateOptions;
 use langcrawl::store::schema::LINKS;
 use langcrawl::store::{CrawlDir, Phase, SegmentWriter};
 use langcrawl::strategy::LinkSelection;
 use langcrawl::websim::calibrated::CalibratedSpec;
-use langcrawl::websim::generator::RobotsKind;
-use langcrawl::websim::{spawn_background, Web, WebSpec};
+use langcrawl::websim::WebSpec;
 
 /// Pages in the fetch list.
 const FETCH_PAGES: usize = 40_000;
@@ -29,35 +28,17 @@ const NEW_LINKS: usize = 1_000_000;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let tmp = tempfile::tempdir()?;
-    let root = tmp.path().join("crawl");
-    let web = Web::generate(WebSpec {
+    let spec = WebSpec {
         seed: 1,
         hosts: 1_000,
         pages: 60_000,
-    });
-    let urls = fetchable_urls(&web, FETCH_PAGES);
-    let websim = spawn_background(web, 0)?;
-    let engine = Engine::new(None);
-
-    let seeds = tmp.path().join("seeds.txt");
-    std::fs::write(&seeds, urls.join("\n"))?;
-    langcrawl::inject::run(
-        &engine,
-        &root,
-        &seeds,
-        Some(langcrawl::store::CrawlConfig::for_lang("ja")?),
-    )
-    .await?;
-    let crawl = CrawlDir::open(&root)?;
-    let everything = GenerateOptions {
-        top_n: u64::MAX >> 1,
-        max_per_host: u64::MAX >> 1,
-        max_retries: None,
+        chrome: false,
     };
-    langcrawl::generate::run(&engine, &crawl, &everything).await?;
+    let (websim, engine, crawl) = common::generated_round(tmp.path(), spec, FETCH_PAGES).await?;
 
     let started = Instant::now();
-    let fetched = langcrawl::fetch::run(&crawl, &fetch_options(&websim.proxy_url())).await?;
+    let fetched =
+        langcrawl::fetch::run(&crawl, &common::local_fetch_options(&websim.proxy_url())).await?;
     let fetch_secs = started.elapsed().as_secs_f64();
 
     let started = Instant::now();
@@ -165,38 +146,6 @@ fn peak_memory_gb() -> f64 {
 }
 
 /// URLs of pages that answer (not behind robots.txt), host by host.
-fn fetchable_urls(web: &Web, limit: usize) -> Vec<String> {
-    let mut urls = Vec::with_capacity(limit);
-    for (h, host) in web.hosts.iter().enumerate() {
-        if host.robots == RobotsKind::Unavailable {
-            continue;
-        }
-        for j in 0..host.pages {
-            let path = web.page_path(h, j);
-            if !path.starts_with("/private/") {
-                urls.push(format!("http://{}{path}", host.name));
-            }
-        }
-    }
-    urls.truncate(limit);
-    urls
-}
-
-fn fetch_options(proxy: &str) -> FetchOptions {
-    FetchOptions {
-        client: ClientOptions {
-            user_agent: "langcrawl-bench/0".into(),
-            proxy: Some(proxy.to_string()),
-            ..ClientOptions::default()
-        },
-        concurrency: 64,
-        delay: Duration::ZERO,
-        max_crawl_delay: Duration::ZERO,
-        quiet: true,
-        ..FetchOptions::default()
-    }
-}
-
 /// Replaces the round's links with `n` links to distinct new URLs, spread
 /// over the fetched pages as sources and 20,000 new hosts as destinations.
 fn replace_links(crawl: &CrawlDir, n: usize) -> anyhow::Result<()> {

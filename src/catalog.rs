@@ -214,7 +214,7 @@ fn empty_union(table: &str, schema: &SchemaRef, content: bool) -> SchemaRef {
         schema
             .fields()
             .iter()
-            .filter(|f| content || f.name() != "content")
+            .filter(|f| content || !is_bytes(f.name()))
             .map(|f| f.as_ref().clone().with_nullable(true)),
     );
     std::sync::Arc::new(Schema::new(fields))
@@ -245,10 +245,16 @@ async fn union_part(
         df.schema()
             .fields()
             .iter()
-            .filter(|f| content || f.name() != "content")
+            .filter(|f| content || !is_bytes(f.name()))
             .map(|f| col(format!("\"{}\"", f.name()))),
     );
     df.select(columns).map_err(Error::sql(&name))
+}
+
+/// The columns of page bytes (`fetch.content`, `fetch.payload`), left
+/// out of `sql`'s tables unless asked for.
+fn is_bytes(column: &str) -> bool {
+    matches!(column, "content" | "payload")
 }
 
 /// `all_links`: the links of every round up to `last`, with a `round`

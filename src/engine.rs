@@ -315,6 +315,14 @@ impl Engine {
         writer.finish()
     }
 
+    /// Runs `df`, its rows a batch at a time.
+    pub async fn stream(
+        &self,
+        df: DataFrame,
+    ) -> Result<datafusion::physical_plan::SendableRecordBatchStream> {
+        df.execute_stream().await.map_err(run_error)
+    }
+
     /// Runs `df` and collects its rows.
     pub async fn collect(
         &self,

@@ -13,6 +13,7 @@ pub mod demo;
 pub mod detect;
 pub mod engine;
 pub mod error;
+pub mod export;
 pub mod fetch;
 pub mod functions;
 pub mod generate;

@@ -65,6 +65,11 @@ pub enum Command {
     Sql(SqlArgs),
     /// Print the language report (pages per language, target first) and the harvest rate per round
     Report(ReportArgs),
+    /// What to take home from a crawl: WARC files with CDXJ indexes, a clean text corpus
+    Export {
+        #[command(subcommand)]
+        command: super::export_args::ExportCommand,
+    },
     /// The built-in synthetic web
     Websim {
         #[command(subcommand)]
@@ -96,6 +101,7 @@ impl Command {
             Command::Refilter(_) => "refilter",
             Command::Sql(_) => "sql",
             Command::Report(_) => "report",
+            Command::Export { .. } => "export",
             Command::Websim { .. } => "websim",
             Command::Demo(_) => "demo",
             Command::Detect(_) => "detect",
@@ -368,7 +374,7 @@ pub struct SqlArgs {
     pub query: String,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Include the fetched bytes (`fetch.content`)
+    /// Include the fetched bytes (`fetch.content`, and `fetch.payload`: the body as received where it differs)
     #[arg(long)]
     pub content: bool,
 }
@@ -411,6 +417,9 @@ pub struct WebsimArgs {
     /// Number of hosts
     #[arg(long, default_value_t = 300)]
     pub hosts: usize,
+    /// Give every page its site's menu and footer; the menu links pages a second time, with `?from=menu`
+    #[arg(long)]
+    pub chrome: bool,
     /// Number of pages, spread over the hosts
     #[arg(long, default_value_t = 6000)]
     pub pages: usize,

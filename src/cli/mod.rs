@@ -5,10 +5,12 @@
 
 mod args;
 mod commands;
+mod export_args;
 mod options;
 
 pub use args::*;
-use commands::{crawl, detect, inspect, phases, sim, websim, Context};
+use commands::{crawl, detect, export, inspect, phases, sim, websim, Context};
+pub use export_args::*;
 
 use crate::error::Result;
 
@@ -27,6 +29,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Demo(args) => crawl::demo(&ctx, cli.crawl.as_deref(), args).await,
         Command::Sql(args) => inspect::sql(&ctx, args).await,
         Command::Report(args) => inspect::report(&ctx, args).await,
+        Command::Export { command } => export::export(&ctx, command).await,
         Command::Detect(args) => detect::print(args),
         Command::Simulate(args) => sim::simulate(&ctx, args).await,
         Command::Graph {

@@ -1,12 +1,20 @@
 //! The HTTP client: reqwest with timeouts (the total one bounds a stalled
-//! body too), a content-size cap counted after decompression, no inline
-//! redirects, an optional proxy (`--proxy` or the `http_proxy` variable),
-//! and the address guard's resolver (`guard`) unless private hosts are allowed.
+//! body too), no inline redirects, an optional proxy (`--proxy` or the
+//! `http_proxy` variable), and the address guard's resolver (`guard`) unless
+//! private hosts are allowed. It keeps what a WARC record needs: the request
+//! as sent, the status line and headers, the remote address, and the payload
+//! as received (`body` decodes it, both capped at the content cap).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use reqwest::header::{CONTENT_TYPE, LOCATION, RETRY_AFTER};
-use reqwest::{redirect, Client, Proxy};
+use reqwest::header::{
+    HeaderMap, HeaderValue, ACCEPT, ACCEPT_ENCODING, CONTENT_ENCODING, CONTENT_TYPE, LOCATION,
+    RETRY_AFTER, USER_AGENT,
+};
+use reqwest::{redirect, Proxy};
+
+use super::body;
 
 use crate::error::{Error, Result};
 
@@ -40,9 +48,23 @@ pub struct Response {
     pub content_type: Option<String>,
     pub location: Option<String>,
     pub retry_after: Option<String>,
+    /// The response headers as received, `name: value` per line.
     pub headers: Option<String>,
+    /// The request head as sent (request line, headers, blank line; CRLF).
+    pub request: Option<String>,
+    /// `HTTP/1.1`, `HTTP/2.0`, ...
+    pub http_version: Option<String>,
+    pub remote_ip: Option<String>,
+    /// The body decoded (what parse reads), at most the content cap.
     pub content: Vec<u8>,
+    /// The content was cut at the cap (or where the payload was cut).
     pub truncated: bool,
+    /// The body as received, when it is not the same bytes as `content`
+    /// (a `Content-Encoding` was applied).
+    pub payload: Option<Vec<u8>>,
+    /// Why the payload as received is incomplete (WARC-Truncated):
+    /// `length` (the cap), `time` (the timeout), `disconnect`.
+    pub payload_truncated: Option<&'static str>,
     pub error: Option<String>,
     /// The address guard refused the connection (`error` says why).
     pub refused: bool,
@@ -50,11 +72,22 @@ pub struct Response {
     pub elapsed_ms: i64,
 }
 
+/// The HTTP client and the headers it sends with every request.
+#[derive(Debug, Clone)]
+pub struct Client {
+    inner: reqwest::Client,
+    headers: Arc<HeaderMap>,
+}
+
 /// The client; with `allow_private` false, names that resolve only to
 /// blocked addresses are refused (the proxies' names excepted).
 pub fn build(options: &ClientOptions, allow_private: bool) -> Result<Client> {
-    let mut builder = Client::builder()
-        .user_agent(&options.user_agent)
+    let headers = request_headers(&options.user_agent)?;
+    let mut builder = reqwest::Client::builder()
+        .default_headers(headers.clone())
+        .no_gzip()
+        .no_brotli()
+        .no_deflate()
         .redirect(redirect::Policy::none())
         .connect_timeout(options.connect_timeout)
         .timeout(options.timeout)
@@ -70,9 +103,48 @@ pub fn build(options: &ClientOptions, allow_private: bool) -> Result<Client> {
             proxies.iter().map(String::as_str),
         ));
     }
-    builder.build().map_err(|e| Error::HttpClient {
+    let inner = builder.build().map_err(|e| Error::HttpClient {
         message: error_chain(&e),
+    })?;
+    Ok(Client {
+        inner,
+        headers: Arc::new(headers),
     })
+}
+
+/// The headers sent with every request (besides `host`).
+fn request_headers(user_agent: &str) -> Result<HeaderMap> {
+    let agent = HeaderValue::from_str(user_agent)
+        .map_err(|_| Error::Usage(format!("--user-agent {user_agent:?}: not a header value")))?;
+    let mut headers = HeaderMap::new();
+    headers.insert(USER_AGENT, agent);
+    headers.insert(ACCEPT, HeaderValue::from_static("*/*"));
+    headers.insert(
+        ACCEPT_ENCODING,
+        HeaderValue::from_static(body::ACCEPT_ENCODING),
+    );
+    Ok(headers)
+}
+
+/// The request head as sent: the request line, `host` (as the HTTP client
+/// writes it: the port unless it is the scheme's), the client's headers.
+fn request_head(url: &str, version: &str, headers: &HeaderMap) -> Option<String> {
+    let url = url::Url::parse(url).ok()?;
+    let mut target = url.path().to_string();
+    if let Some(query) = url.query() {
+        target = format!("{target}?{query}");
+    }
+    let mut host = url.host_str()?.to_string();
+    if let Some(port) = url.port() {
+        host = format!("{host}:{port}");
+    }
+    let mut head = format!("GET {target} {version}\r\nhost: {host}\r\n");
+    for (name, value) in headers {
+        let value = String::from_utf8_lossy(value.as_bytes());
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    Some(head)
 }
 
 /// GETs `url`, reading at most `max_content_bytes` of the body.
@@ -81,8 +153,13 @@ pub async fn get(client: &Client, url: &str, max_content_bytes: usize) -> Respon
     let fetched_at_ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);
-    let mut response = match client.get(url).send().await {
-        Ok(response) => read(response, max_content_bytes).await,
+    let mut response = match client.inner.get(url).send().await {
+        Ok(response) => {
+            let version = format!("{:?}", response.version());
+            let mut read = read(response, max_content_bytes).await;
+            read.request = request_head(url, &version, &client.headers);
+            read
+        }
         Err(e) => Response {
             refused: super::guard::is_refusal(&e),
             error: Some(error_chain(&e)),
@@ -94,7 +171,7 @@ pub async fn get(client: &Client, url: &str, max_content_bytes: usize) -> Respon
     response
 }
 
-async fn read(mut response: reqwest::Response, max_content_bytes: usize) -> Response {
+async fn read(mut response: reqwest::Response, cap: usize) -> Response {
     let header = |name| {
         response
             .headers()
@@ -108,27 +185,51 @@ async fn read(mut response: reqwest::Response, max_content_bytes: usize) -> Resp
         location: header(LOCATION),
         retry_after: header(RETRY_AFTER),
         headers: Some(headers_text(response.headers())),
+        http_version: Some(format!("{:?}", response.version())),
+        remote_ip: response.remote_addr().map(|a| a.ip().to_string()),
         ..Response::default()
     };
+    let encoding = header(CONTENT_ENCODING);
+    let mut payload = Vec::new();
     loop {
         match response.chunk().await {
             Ok(Some(chunk)) => {
-                let room = max_content_bytes.saturating_sub(out.content.len());
+                let room = cap.saturating_sub(payload.len());
                 if chunk.len() > room {
-                    out.content.extend_from_slice(&chunk[..room]);
-                    out.truncated = true;
+                    payload.extend_from_slice(&chunk[..room]);
+                    out.payload_truncated = Some("length");
                     break;
                 }
-                out.content.extend_from_slice(&chunk);
+                payload.extend_from_slice(&chunk);
             }
             Ok(None) => break,
             Err(e) => {
+                out.payload_truncated = Some(if e.is_timeout() { "time" } else { "disconnect" });
                 out.error = Some(format!("reading body: {}", error_chain(&e)));
                 break;
             }
         }
     }
+    keep_body(&mut out, payload, encoding.as_deref(), cap);
     out
+}
+
+/// Decodes the payload into the content; keeps the payload beside it only
+/// when the bytes differ.
+fn keep_body(out: &mut Response, payload: Vec<u8>, encoding: Option<&str>, cap: usize) {
+    let identity = encoding.is_none_or(|e| e.trim().eq_ignore_ascii_case("identity"));
+    if identity {
+        out.truncated = out.payload_truncated.is_some();
+        out.content = payload;
+        return;
+    }
+    let decoded = body::decode(&payload, encoding, cap);
+    out.truncated = decoded.capped || out.payload_truncated.is_some();
+    out.content = decoded.content;
+    if out.error.is_none() && out.payload_truncated.is_none() {
+        out.error = decoded.error;
+    }
+    out.payload = Some(payload);
 }
 
 fn headers_text(headers: &reqwest::header::HeaderMap) -> String {

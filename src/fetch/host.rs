@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reqwest::Client;
+use super::client::Client;
 use tokio::sync::{mpsc, Semaphore};
 
 use super::backoff::{asks_to_wait, http_date, now_ms, retry_after, HostPace};

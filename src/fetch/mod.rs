@@ -10,6 +10,7 @@
 //! those reasons are `deferred` and stay unfetched.
 
 pub mod backoff;
+mod body;
 pub mod client;
 pub mod guard;
 mod host;

@@ -55,6 +55,18 @@ impl FetchReport {
     }
 }
 
+impl FetchRow {
+    /// The body as received when the `content` column does not hold it.
+    fn payload(&self) -> Option<&[u8]> {
+        let response = &self.response;
+        match (&response.payload, self.status) {
+            (Some(payload), _) => Some(payload),
+            (None, "fetched") => None,
+            (None, _) => response.http_status.map(|_| response.content.as_slice()),
+        }
+    }
+}
+
 /// A row for a URL that was not requested (or whose request was cut off).
 pub fn unfetched(url: &str, host: &str, status: &'static str, error: String) -> FetchRow {
     FetchRow {
@@ -185,6 +197,11 @@ fn to_batch(rows: &[FetchRow]) -> RecordBatch {
                 .collect::<Int64Array>(),
         ),
         strings(|r| r.response.error.as_deref()),
+        strings(|r| r.response.request.as_deref()),
+        strings(|r| r.response.http_version.as_deref()),
+        strings(|r| r.response.remote_ip.as_deref()),
+        Arc::new(rows.iter().map(FetchRow::payload).collect::<BinaryArray>()),
+        strings(|r| r.response.payload_truncated),
     ];
     RecordBatch::try_new(FETCH.clone(), columns).expect("fetch rows match the fetch schema")
 }

@@ -88,6 +88,37 @@ pub static FETCH: LazyLock<SchemaRef> = LazyLock::new(|| {
         ),
         Field::new("fetch_ms", DataType::Int64, false),
         utf8("error", true),
+        // What WARC records need (NULL in segments written before them):
+        // the request head as sent, the HTTP version, the server's address,
+        utf8("request", true),
+        utf8("http_version", true),
+        utf8("remote_ip", true),
+        // the body as received when `content` does not hold those bytes (a
+        // Content-Encoding, or an answer that is not a fetched page),
+        Field::new("payload", DataType::Binary, true),
+        // and why that body is incomplete: length | time | disconnect.
+        utf8("payload_truncated", true),
+    ]))
+});
+
+/// `export text`'s output: one row per page in the language.
+pub static TEXT: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("url", false),
+        utf8("title", true),
+        // the main text, one paragraph per line (menus, footers removed)
+        utf8("text", false),
+        utf8("lang", false),
+        float64("lang_confidence", true),
+        utf8("charset", true),
+        Field::new(
+            "fetched_at",
+            DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
+            false,
+        ),
+        // sha1 of the text, base32 (`sha1:...`, as WARC digests)
+        utf8("digest", false),
+        Field::new("chars", DataType::Int64, false),
     ]))
 });
 

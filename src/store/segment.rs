@@ -46,6 +46,14 @@ pub struct Staged {
 }
 
 impl Staged {
+    /// Renames the staged folder's one Parquet file to `file` (replacing
+    /// it) and removes the folder: a table exported as a single file.
+    pub fn commit_file(self, file: &Path) -> Result<usize> {
+        rename_synced(&self.temp_dir.join(PART_FILE), file)?;
+        std::fs::remove_dir(&self.temp_dir).map_err(Error::io(&self.temp_dir))?;
+        Ok(self.rows)
+    }
+
     /// Renames the staged folder into place; refuses to overwrite.
     pub fn commit(self) -> Result<usize> {
         if self.final_dir.exists() {

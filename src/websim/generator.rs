@@ -24,6 +24,10 @@ pub struct WebSpec {
     pub hosts: usize,
     /// Pages in all, spread unevenly over the hosts.
     pub pages: usize,
+    /// Every page carries its site's menu and footer (the same on every
+    /// page of a host), and the menu links pages with `?from=menu`: the
+    /// same page under a second URL (see `shapes::chrome`).
+    pub chrome: bool,
 }
 
 impl Default for WebSpec {
@@ -32,6 +36,7 @@ impl Default for WebSpec {
             seed: 1,
             hosts: 300,
             pages: 6000,
+            chrome: false,
         }
     }
 }
@@ -139,6 +144,26 @@ impl Web {
             Some(second) if j % 3 == 1 => second,
             _ => host.lang,
         }
+    }
+
+    /// The first `limit` page URLs, host by host, that robots.txt lets a
+    /// crawler fetch (no `/private/` page, no host whose robots.txt is
+    /// unavailable): a fetch list for benchmarks.
+    pub fn fetchable_urls(&self, limit: usize) -> Vec<String> {
+        let mut urls = Vec::with_capacity(limit);
+        for (h, host) in self.hosts.iter().enumerate() {
+            if host.robots == RobotsKind::Unavailable {
+                continue;
+            }
+            for j in 0..host.pages {
+                let path = self.page_path(h, j);
+                if !path.starts_with("/private/") {
+                    urls.push(format!("http://{}{path}", host.name));
+                }
+            }
+        }
+        urls.truncate(limit);
+        urls
     }
 
     /// The path of page `j` of host `h`.

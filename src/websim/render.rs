@@ -95,7 +95,9 @@ pub enum LinkForm {
 pub struct Extras {
     /// Markup for `<head>` (`<link rel=...>` elements).
     pub head: String,
-    /// Markup after the paragraphs (an iframe, an image map).
+    /// Markup before the heading (a site menu).
+    pub top: String,
+    /// Markup after the paragraphs (an iframe, an image map, a footer).
     pub body: String,
     /// Extra response headers.
     pub headers: Vec<(String, String)>,
@@ -128,8 +130,9 @@ pub fn render_with(
     html.push_str(&head_start(style, lang));
     html.push_str(&extras.head);
     html.push_str(&format!(
-        "<title>{}</title></head>\n<body><h1>{}</h1>\n",
+        "<title>{}</title></head>\n<body>{}<h1>{}</h1>\n",
         escape(&title),
+        extras.top,
         escape(&title)
     ));
     let per_paragraph = links.len().div_ceil(paragraphs.len());

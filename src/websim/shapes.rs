@@ -290,7 +290,33 @@ impl Web {
             );
         }
         extras.junk = rng.chance(0.02);
+        if self.spec.chrome {
+            self.chrome(h, lang, &mut extras);
+        }
         extras
+    }
+
+    /// The host's menu and footer in language `lang`, drawn from the
+    /// host's own stream so they are the same on every page: the menu
+    /// links the home page and pages 1 to 3 with `?from=menu` (a second URL
+    /// for the same page); the footer has a copyright line and a sentence.
+    fn chrome(&self, h: usize, lang: usize, extras: &mut Extras) {
+        let host = &self.hosts[h];
+        let mut rng = Rng::new(&[self.spec.seed, h as u64, lang as u64, 7]);
+        let mut menu = format!("<nav class=\"menu\"><a href=\"/\">{}</a>", host.name);
+        for j in (1..host.pages.min(4)).filter(|&j| self.page_lang_index(h, j) == lang) {
+            let path = self.page_path(h, j);
+            let words = escape(&self.anchor(lang, &mut rng));
+            menu.push_str(&format!(" | <a href=\"{path}?from=menu\">{words}</a>"));
+        }
+        extras.top = menu + "</nav>\n";
+        let sentences = corpus::sentences(lang);
+        let sentence = sentences[rng.below(sentences.len())];
+        extras.body.push_str(&format!(
+            "<footer><p>&copy; 2026 {}. {}</p></footer>\n",
+            host.name,
+            escape(sentence)
+        ));
     }
 
     /// Alternates as `<link>` elements, or as `Link:` headers (one header

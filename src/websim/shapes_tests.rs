@@ -11,6 +11,7 @@ const SMALL: WebSpec = WebSpec {
     seed: 7,
     hosts: 120,
     pages: 2_400,
+    chrome: false,
 };
 
 /// How often each shape occurs in a web: every page and `/moved/` page

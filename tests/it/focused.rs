@@ -40,6 +40,7 @@ fn wide_web() -> Websim {
         seed: 11,
         hosts: 3_000,
         pages: 60_000,
+        chrome: false,
     };
     spawn_background(Web::generate(spec), 0).expect("synthetic web starts")
 }

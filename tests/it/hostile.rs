@@ -151,6 +151,7 @@ fn seeds() -> Vec<String> {
         urls_of("chain.test", &["/hop/0"]),
         urls_of("bomb.test", &["/bomb.html"]),
         urls_of("endless.test", &["/endless.html"]),
+        urls_of("gzip.test", &["/page.html"]),
     ]
     .concat()
 }
@@ -305,6 +306,8 @@ fn five_rounds_on_a_hostile_web() {
             "{host}"
         );
     }
+    // What they sent is kept for WARC: cut at the cap, or compressed as sent.
+    crate::export::hostile_answers_are_archived_as_sent(&crawl.dir());
 }
 
 /// `n` pages of the host whose pages never answer.

@@ -20,6 +20,7 @@
 //! | `chain.test` | /hop/N 302 to /hop/N+1, 30 hops |
 //! | `bomb.test` | 1 GiB of zeros gzipped (Content-Encoding: gzip) |
 //! | `endless.test` | an endless chunked body |
+//! | `gzip.test` | a small page gzipped (Content-Encoding: gzip): [`GZIP_PAGE`] |
 
 use std::net::SocketAddr;
 use std::sync::{Arc, LazyLock, Mutex};
@@ -136,6 +137,10 @@ async fn serve(mut stream: TcpStream, log: Log) {
         }
         "reset.test" if !robots => return reset(stream),
         "bomb.test" if !robots => bomb(&mut stream).await,
+        "gzip.test" if !robots => {
+            let headers = [("Content-Encoding", "gzip".to_string())];
+            respond(&mut stream, 200, &headers, &gzip_page()).await
+        }
         "endless.test" if !robots => endless(&mut stream).await,
         _ => {
             let (status, headers, body) = answer(&host, &path);
@@ -268,6 +273,18 @@ async fn endless(stream: &mut TcpStream) -> std::io::Result<()> {
     loop {
         stream.write_all(chunk.as_bytes()).await?;
     }
+}
+
+/// The page `gzip.test` serves, before compression.
+pub const GZIP_PAGE: &str =
+    "<html><body><p>A page sent compressed, stored as sent.</p></body></html>";
+
+/// [`GZIP_PAGE`] gzipped: the payload as sent.
+pub fn gzip_page() -> Vec<u8> {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(GZIP_PAGE.as_bytes()).unwrap();
+    gz.finish().unwrap()
 }
 
 /// Bytes of zeros the bomb expands to.

@@ -106,6 +106,7 @@ fn web_with_traps() -> (Web, Vec<String>) {
                 seed,
                 hosts: 60,
                 pages: 600,
+                chrome: false,
             })
         })
         .find_map(|web| {

@@ -3,6 +3,7 @@
 
 mod adaptive;
 mod errors;
+mod export;
 mod focused;
 mod golden;
 mod hostile;

@@ -17,6 +17,7 @@ pub fn small_web() -> Websim {
         seed: 7,
         hosts: 120,
         pages: 2_400,
+        chrome: false,
     };
     spawn_background(Web::generate(spec), 0).expect("synthetic web starts")
 }

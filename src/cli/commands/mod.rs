@@ -6,6 +6,7 @@
 
 pub(super) mod crawl;
 pub(super) mod detect;
+pub(super) mod export;
 pub(super) mod inspect;
 pub(super) mod phases;
 pub(super) mod sim;
