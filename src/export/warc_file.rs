@@ -168,28 +168,32 @@ fn cdxj_line(record: &Record, file: &str, offset: u64, length: u64) -> Option<St
         .collect();
     let head = http_head(&record.block);
     let status = head.lines().next()?.split_whitespace().nth(1)?.to_string();
+    // No `mime` when the answer has no Content-Type (as pywb's indexer).
     let mime = match record.kind {
         "revisit" => "warc/revisit".to_string(),
         _ => header_value(&head, "content-type")
-            .map(|v| {
-                v.split(';')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_ascii_lowercase()
-            })
-            .unwrap_or_else(|| "unk".into()),
+            .and_then(|v| v.split(';').next())
+            .map(|v| v.trim().to_ascii_lowercase())
+            .unwrap_or_default(),
     };
     let digest = record.value("WARC-Payload-Digest")?;
-    let fields = serde_json::json!({
-        "url": url,
-        "mime": mime,
-        "status": status,
-        "digest": digest.trim_start_matches("sha1:"),
-        "length": length.to_string(),
-        "offset": offset.to_string(),
-        "filename": file,
-    });
+    // The fields in the order, and with the spacing, pywb's indexer
+    // (cdxj-indexer) writes them.
+    let fields = [
+        ("url", url.to_string()),
+        ("mime", mime),
+        ("status", status),
+        ("digest", digest.to_string()),
+        ("length", length.to_string()),
+        ("offset", offset.to_string()),
+        ("filename", file.to_string()),
+    ]
+    .iter()
+    .filter(|(k, v)| *k != "mime" || !v.is_empty())
+    .map(|(k, v)| format!("\"{k}\": {}", serde_json::Value::from(v.as_str())))
+    .collect::<Vec<_>>()
+    .join(", ");
+    let fields = format!("{{{fields}}}");
     Some(format!("{} {time} {fields}", surt(url)))
 }
 
@@ -210,8 +214,8 @@ fn header_value<'a>(head: &'a str, name: &str) -> Option<&'a str> {
 }
 
 /// The SURT form of `url` as pywb looks it up: host labels reversed
-/// without `www`, the port if not the scheme's, `)`, the path and the
-/// query with its arguments sorted, all lower case.
+/// without `www`, the port if not the scheme's, `)`, the path (without a
+/// trailing slash) and the query with its arguments sorted, all lower case.
 pub fn surt(url: &str) -> String {
     let Ok(parsed) = url::Url::parse(url) else {
         return url.to_ascii_lowercase();
@@ -223,7 +227,12 @@ pub fn surt(url: &str) -> String {
         key.push_str(&format!(":{port}"));
     }
     key.push(')');
-    key.push_str(&parsed.path().to_lowercase());
+    let path = parsed.path();
+    let path = match path.strip_suffix('/') {
+        Some(trimmed) if !trimmed.is_empty() => trimmed,
+        _ => path,
+    };
+    key.push_str(&path.to_lowercase());
     if let Some(query) = parsed.query().filter(|q| !q.is_empty()) {
         let mut args: Vec<&str> = query.split('&').collect();
         args.sort_unstable();
@@ -282,5 +291,6 @@ mod tests {
         assert_eq!(surt("http://www2.a.co.jp/x.html"), "jp,co,a)/x.html");
         assert_eq!(surt("http://www.com/"), "com,www)/");
         assert_eq!(surt("http://sakura.jp:80/"), "jp,sakura)/");
+        assert_eq!(surt("http://www.a.jp/loop/"), "jp,a)/loop");
     }
 }
