@@ -16,6 +16,8 @@ pub struct GenerateOptions {
     /// A URL that failed this many times is not tried again (saved in
     /// crawl.json; `None`: the crawl's).
     pub max_retries: Option<u32>,
+    /// Split the fetch list into this many parts by host (1: one list).
+    pub partitions: usize,
 }
 
 impl Default for GenerateOptions {
@@ -24,6 +26,7 @@ impl Default for GenerateOptions {
             top_n: 50_000,
             max_per_host: 1_000,
             max_retries: None,
+            partitions: 1,
         }
     }
 }
@@ -32,6 +35,7 @@ impl Default for GenerateOptions {
 pub struct GenerateReport {
     pub round: u32,
     pub urls: usize,
+    pub partitions: usize,
 }
 
 impl std::fmt::Display for GenerateReport {
@@ -40,7 +44,15 @@ impl std::fmt::Display for GenerateReport {
             f,
             "generate round {:05}: {} URLs in the fetch list",
             self.round, self.urls
-        )
+        )?;
+        if self.partitions > 1 {
+            write!(
+                f,
+                ", split by host into {} parts (fetch and parse each with --partition I)",
+                self.partitions
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -86,7 +98,11 @@ pub async fn run(
     let report = GenerateReport {
         round: round.0,
         urls: staged.commit()?,
+        partitions: options.partitions.max(1),
     };
+    if report.partitions > 1 {
+        crate::store::parts::split(crawl, round, report.partitions)?;
+    }
     CrawlConfig::record(crawl, "generate", round.0, &report.to_string())?;
     Ok(report)
 }

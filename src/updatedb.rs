@@ -38,6 +38,9 @@ pub async fn run(
     crawl: &CrawlDir,
     selection: &LinkSelection,
 ) -> Result<UpdateReport> {
+    crate::store::parts::gather(crawl, |parts, part_of| {
+        crate::fetch::hosts::gather(crawl, parts, part_of)
+    })?;
     let round = crawl.round_to_merge()?;
     for phase in [Phase::Decisions, Phase::Model, Phase::Scores] {
         let stale = crawl.segment(round, phase);

@@ -66,6 +66,7 @@ pub async fn generated_round(
         top_n: u64::MAX >> 1,
         max_per_host: u64::MAX >> 1,
         max_retries: None,
+        partitions: 1,
     };
     langcrawl::generate::run(&engine, &crawl, &everything).await?;
     Ok((websim, engine, crawl))

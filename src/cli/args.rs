@@ -54,7 +54,7 @@ pub enum Command {
     /// Fetch the latest round's fetch list
     Fetch(FetchCommandArgs),
     /// Parse the latest fetched round: text, language, links
-    Parse,
+    Parse(PartitionArg),
     /// Merge the latest parsed round into the crawldb, deciding every link with the strategy
     Updatedb(UpdateArgs),
     /// Run all phases for N rounds (finishing an interrupted round first)
@@ -95,7 +95,7 @@ impl Command {
             Command::Inject { .. } => "inject",
             Command::Generate(_) => "generate",
             Command::Fetch(_) => "fetch",
-            Command::Parse => "parse",
+            Command::Parse(_) => "parse",
             Command::Updatedb(_) => "updatedb",
             Command::Crawl(_) => "crawl",
             Command::Refilter(_) => "refilter",
@@ -182,6 +182,9 @@ pub struct GenerateArgs {
     /// crawl.json [default: the crawl's, else 3]
     #[arg(long, value_name = "N", value_parser = positive::<u32>)]
     pub max_retries: Option<u32>,
+    /// Split the fetch list by host into N parts, fetched and parsed each with `--partition I` (on any machine that sees the crawl directory); updatedb gathers them
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = positive::<usize>)]
+    pub partitions: usize,
 }
 
 #[derive(Debug, Args)]
@@ -228,9 +231,18 @@ pub struct FetchArgs {
 #[derive(Debug, Args)]
 pub struct FetchCommandArgs {
     #[command(flatten)]
+    pub part: PartitionArg,
+    #[command(flatten)]
     pub fetch: FetchArgs,
     #[command(flatten)]
     pub guard: AllowPrivateArg,
+}
+
+#[derive(Debug, Args)]
+pub struct PartitionArg {
+    /// Work on part I of a round split by `generate --partitions N` (0 to N-1)
+    #[arg(long, value_name = "I")]
+    pub partition: Option<usize>,
 }
 
 #[derive(Debug, Args)]

@@ -22,7 +22,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Inject { seeds, lang } => phases::inject(&ctx, seeds, lang.as_deref()).await,
         Command::Generate(args) => phases::generate(&ctx, args).await,
         Command::Fetch(args) => phases::fetch(&ctx, args).await,
-        Command::Parse => phases::parse(&ctx),
+        Command::Parse(part) => phases::parse(&ctx, part),
         Command::Updatedb(args) => phases::updatedb(&ctx, args).await,
         Command::Crawl(args) => crawl::crawl(&ctx, args).await,
         Command::Refilter(args) => crawl::refilter(&ctx, args).await,

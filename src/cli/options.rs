@@ -36,6 +36,7 @@ impl GenerateArgs {
             top_n: self.top_n,
             max_per_host: self.max_per_host,
             max_retries: self.max_retries,
+            partitions: self.partitions,
         }
     }
 }

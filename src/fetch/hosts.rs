@@ -95,6 +95,29 @@ pub fn save(crawl: &CrawlDir, records: &[HostRecord], now_ms: i64) -> Result<()>
     Ok(())
 }
 
+/// Takes back the hosts tables of a split round's parts: from part `i`,
+/// the rows of the hosts in it (`part_of(host) == i`), written over the
+/// crawl's own rows of those hosts.
+pub fn gather(crawl: &CrawlDir, parts: &[CrawlDir], part_of: &dyn Fn(&str) -> usize) -> Result<()> {
+    let mut records = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        let dir = part.hosts();
+        if !dir.is_dir() {
+            continue;
+        }
+        for batch in read_batches(&dir, 1024)? {
+            let batch = batch?;
+            for row in 0..batch.num_rows() {
+                let record = decode(&batch, row).map_err(|e| in_table(&dir, e))?;
+                if part_of(&record.host) == i {
+                    records.push(record);
+                }
+            }
+        }
+    }
+    save(crawl, &records, super::backoff::now_ms())
+}
+
 fn in_table(dir: &std::path::Path, e: impl std::fmt::Display) -> Error {
     Error::SegmentRead {
         path: dir.to_path_buf(),

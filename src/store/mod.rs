@@ -5,6 +5,7 @@ pub mod crawl_json;
 pub mod durable;
 pub mod layout;
 pub mod lock;
+pub mod parts;
 pub mod rows;
 pub mod schema;
 pub mod segment;

@@ -13,6 +13,7 @@ mod limits;
 mod link_kinds;
 mod lock;
 mod old_segments;
+mod partitions;
 mod phases;
 mod real_pages;
 mod recovery;

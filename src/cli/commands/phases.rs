@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::super::args::{FetchCommandArgs, GenerateArgs, UpdateArgs};
+use super::super::args::{FetchCommandArgs, GenerateArgs, PartitionArg, UpdateArgs};
 use super::super::options::set;
 use super::Context;
 use crate::error::{Error, Result};
@@ -40,8 +40,16 @@ pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateArgs) -> Resu
     Ok(())
 }
 
+/// The crawl a phase writes: the crawl, or one part of its latest round.
+fn crawl_or_part(ctx: &Context, part: &PartitionArg) -> Result<CrawlDir> {
+    match part.partition {
+        Some(i) => Ok(crate::store::parts::open_part(&ctx.root, i)?.0),
+        None => CrawlDir::open(&ctx.root),
+    }
+}
+
 pub(in crate::cli) async fn fetch(ctx: &Context, args: &FetchCommandArgs) -> Result<()> {
-    let crawl = CrawlDir::open(&ctx.root)?;
+    let crawl = crawl_or_part(ctx, &args.part)?;
     let mut config = CrawlConfig::load(&crawl)?;
     set(&mut config.limits.allow_private, args.guard.allow_private);
     config.save(&crawl)?;
@@ -51,8 +59,8 @@ pub(in crate::cli) async fn fetch(ctx: &Context, args: &FetchCommandArgs) -> Res
     Ok(())
 }
 
-pub(in crate::cli) fn parse(ctx: &Context) -> Result<()> {
-    let crawl = CrawlDir::open(&ctx.root)?;
+pub(in crate::cli) fn parse(ctx: &Context, part: &PartitionArg) -> Result<()> {
+    let crawl = crawl_or_part(ctx, part)?;
     ctx.say(crate::parse::run(&crawl)?);
     Ok(())
 }
