@@ -12,7 +12,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use langcrawl::export::main_text::{extract, html_text, token_f1};
-use langcrawl::export::{text, warc, Rounds};
+use langcrawl::export::{text, warc};
+use langcrawl::store::RoundRange;
 use langcrawl::websim::WebSpec;
 
 /// Pages in the benchmark crawl's fetch list.
@@ -89,7 +90,7 @@ async fn export_speed() -> anyhow::Result<()> {
     let started = Instant::now();
     let options = warc::WarcOptions {
         out: tmp.path().join("warc"),
-        rounds: Rounds::default(),
+        rounds: RoundRange::default(),
         only_target: false,
         max_file_bytes: 1 << 30,
     };
@@ -99,7 +100,7 @@ async fn export_speed() -> anyhow::Result<()> {
     let options = text::TextOptions {
         out: tmp.path().join("corpus.jsonl.gz"),
         lang: None,
-        rounds: Rounds::default(),
+        rounds: RoundRange::default(),
         min_chars: 200,
         dedup: true,
         near_bits: 3,

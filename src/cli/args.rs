@@ -350,7 +350,7 @@ pub struct RefilterArgs {
     pub name: Option<String>,
     /// Rounds to refilter: A..B, A.., ..B or A [default: all merged rounds]
     #[arg(long, value_name = "A..B")]
-    pub rounds: Option<crate::refilter::RoundRange>,
+    pub rounds: Option<crate::store::RoundRange>,
     /// Print, per round, the set beside the crawl's own decisions (without --strategy: compare an existing set)
     #[arg(long)]
     pub compare: bool,

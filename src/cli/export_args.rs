@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use crate::export::Rounds;
+use crate::store::RoundRange;
 
 #[derive(Debug, Subcommand)]
 pub enum ExportCommand {
@@ -20,8 +20,8 @@ pub struct WarcArgs {
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: PathBuf,
     /// Only these rounds: A..B, A.., ..B or one round [default: all]
-    #[arg(long, value_name = "A..B", value_parser = Rounds::parse)]
-    pub rounds: Option<Rounds>,
+    #[arg(long, value_name = "A..B")]
+    pub rounds: Option<RoundRange>,
     /// Only the pages in the crawl's target language
     #[arg(long)]
     pub only_target: bool,
@@ -39,8 +39,8 @@ pub struct TextArgs {
     #[arg(long)]
     pub lang: Option<String>,
     /// Only these rounds: A..B, A.., ..B or one round [default: all]
-    #[arg(long, value_name = "A..B", value_parser = Rounds::parse)]
-    pub rounds: Option<Rounds>,
+    #[arg(long, value_name = "A..B")]
+    pub rounds: Option<RoundRange>,
     /// Leave out pages whose main text is shorter than N characters
     #[arg(long, default_value_t = 200, value_name = "N")]
     pub min_chars: usize,

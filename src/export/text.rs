@@ -20,12 +20,12 @@ use super::dedup::{Dedup, Verdict};
 use super::main_text::{extract, MainText};
 use super::site_lines::SiteLines;
 use super::warc_record::{sha1_digest, warc_date};
-use super::{fetched_rounds, register_round, Rounds};
+use super::{fetched_rounds, register_round};
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::store::rows::{column, opt_str, utf8_column};
 use crate::store::schema::TEXT;
-use crate::store::{CrawlConfig, CrawlDir, SegmentWriter};
+use crate::store::{CrawlConfig, CrawlDir, RoundRange, SegmentWriter};
 
 /// What to export and where.
 #[derive(Debug, Clone)]
@@ -34,7 +34,7 @@ pub struct TextOptions {
     pub out: PathBuf,
     /// ISO 639-3; `None`: the crawl's target language.
     pub lang: Option<String>,
-    pub rounds: Rounds,
+    pub rounds: RoundRange,
     /// Texts shorter than this (in characters) are left out.
     pub min_chars: usize,
     /// Drop exact and near duplicates ...

@@ -13,17 +13,17 @@ use futures::StreamExt;
 
 use super::warc_file::{file_prefix, FileSpec, WarcFiles};
 use super::warc_record::{sha1_digest, Exchange, Record};
-use super::{fetched_rounds, register_round, Rounds};
+use super::{fetched_rounds, register_round};
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::store::rows::{column, opt_str, utf8_column};
-use crate::store::{CrawlConfig, CrawlDir};
+use crate::store::{CrawlConfig, CrawlDir, RoundRange};
 
 /// What to export and where.
 #[derive(Debug, Clone)]
 pub struct WarcOptions {
     pub out: PathBuf,
-    pub rounds: Rounds,
+    pub rounds: RoundRange,
     /// Only pages in the crawl's target language (and their requests).
     pub only_target: bool,
     /// A file is closed once it holds this many bytes.

@@ -31,6 +31,54 @@ impl RoundId {
     }
 }
 
+/// A range of rounds (`refilter --rounds`, `export --rounds`): `A..B`,
+/// `A..`, `..B` or `A`, inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RoundRange {
+    pub first: Option<u32>,
+    pub last: Option<u32>,
+}
+
+impl std::str::FromStr for RoundRange {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<Self, String> {
+        let number = |part: &str| -> std::result::Result<Option<u32>, String> {
+            if part.is_empty() {
+                return Ok(None);
+            }
+            part.parse()
+                .map(Some)
+                .map_err(|_| format!("{text:?}: not a round range (A..B, A.., ..B or A)"))
+        };
+        let range = match text.split_once("..") {
+            Some((first, last)) => RoundRange {
+                first: number(first)?,
+                last: number(last)?,
+            },
+            None => {
+                let round = number(text)?;
+                RoundRange {
+                    first: round,
+                    last: round,
+                }
+            }
+        };
+        match (range.first, range.last) {
+            (Some(a), Some(b)) if a > b => {
+                Err(format!("{text:?}: the first round is after the last"))
+            }
+            _ => Ok(range),
+        }
+    }
+}
+
+impl RoundRange {
+    pub fn contains(&self, round: RoundId) -> bool {
+        self.first.is_none_or(|a| round.0 >= a) && self.last.is_none_or(|b| round.0 <= b)
+    }
+}
+
 /// The segments of a round, in the order the phases write them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
@@ -384,6 +432,18 @@ fn remove_temp_dirs(dir: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn round_ranges() {
+        let range: RoundRange = "2..4".parse().unwrap();
+        assert!(range.contains(RoundId(2)) && range.contains(RoundId(4)));
+        assert!(!range.contains(RoundId(1)) && !range.contains(RoundId(5)));
+        let open: RoundRange = "3..".parse().unwrap();
+        assert!(open.contains(RoundId(99)) && !open.contains(RoundId(2)));
+        assert_eq!("3".parse::<RoundRange>().unwrap().last, Some(3));
+        assert!("4..2".parse::<RoundRange>().is_err());
+        assert!("x..2".parse::<RoundRange>().is_err());
+    }
 
     #[test]
     fn round_ids_sort_lexically_and_parse_back() {

@@ -11,5 +11,5 @@ pub mod schema;
 pub mod segment;
 
 pub use crawl_json::{CrawlConfig, CrawlLimits, StrategyParams};
-pub use layout::{valid_set_name, CrawlDir, Phase, RoundId, CRAWL_DECISION_SET};
+pub use layout::{valid_set_name, CrawlDir, Phase, RoundId, RoundRange, CRAWL_DECISION_SET};
 pub use segment::{read_batches, SegmentWriter};
