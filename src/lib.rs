@@ -20,6 +20,7 @@ pub mod generate;
 pub mod inject;
 pub mod lang;
 pub mod memory;
+pub mod parallel;
 pub mod parse;
 pub mod refilter;
 pub mod report;

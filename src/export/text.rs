@@ -203,26 +203,12 @@ fn records(batch: &RecordBatch) -> Result<Vec<(TextRecord, Option<MainText>)>> {
             chars: 0,
         })
         .collect();
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let chunk = rows.len().div_ceil(threads).max(1);
-    let mains: Vec<Option<MainText>> = std::thread::scope(|scope| {
-        let jobs: Vec<_> = rows
-            .chunks(chunk)
-            .enumerate()
-            .map(|(k, part)| {
-                let content = &content;
-                scope.spawn(move || {
-                    part.iter()
-                        .enumerate()
-                        .map(|(i, r)| main_text(r, content.value(k * chunk + i)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        jobs.into_iter()
-            .flat_map(|job| job.join().unwrap_or_default())
-            .collect()
-    });
+    let indices: Vec<usize> = (0..rows.len()).collect();
+    let mains = crate::parallel::map(
+        &indices,
+        |&row| main_text(&rows[row], content.value(row)),
+        |_| None,
+    );
     Ok(rows.into_iter().zip(mains).collect())
 }
 

@@ -249,31 +249,11 @@ fn fetched_pages(batch: &RecordBatch) -> Result<Vec<FetchedPage<'_>>> {
 
 /// Parses pages on all cores, keeping their order.
 fn parse_parallel(inputs: &[FetchedPage<'_>], target: Option<&str>) -> Vec<Parsed> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = inputs.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = inputs
-            .chunks(chunk)
-            .map(|pages| {
-                let handle = scope.spawn(move || {
-                    pages
-                        .iter()
-                        .map(|p| parse_one(p, target))
-                        .collect::<Vec<_>>()
-                });
-                (pages, handle)
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|(pages, handle)| {
-                handle.join().unwrap_or_else(|_| {
-                    let failed = |p| page::failed(p, "the parse thread stopped".into());
-                    pages.iter().map(|p| Parsed::of_page(failed(p))).collect()
-                })
-            })
-            .collect()
-    })
+    crate::parallel::map(
+        inputs,
+        |page| parse_one(page, target),
+        |page| Parsed::of_page(page::failed(page, "the parse thread stopped".into())),
+    )
 }
 
 /// One fetch row's results: its `parse` row (pages only) and its links.
