@@ -128,7 +128,7 @@ pub async fn export(
                     report.no_main_text += 1;
                     continue;
                 };
-                if record.title.as_deref().is_none_or(str::is_empty) && !main.title.is_empty() {
+                if record.title.is_none() && !main.title.is_empty() {
                     record.title = Some(main.title);
                 }
                 record.text = main.text;

@@ -133,7 +133,7 @@ impl Exchange {
     /// `WARC-Concurrent-To` names the response).
     pub fn records(&self, warcinfo_id: &str) -> (Record, Record) {
         let date = warc_date(self.fetched_at_ms);
-        let response_id = record_id(&["response", &self.url, &date]);
+        let response_id = self.response_id(&date);
         let mut block = self.response_head();
         block.extend_from_slice(&self.payload);
         let mut response = self
@@ -162,7 +162,7 @@ impl Exchange {
     /// `original` (a response record) stored.
     pub fn revisit(&self, warcinfo_id: &str, original: &Record) -> Record {
         let date = warc_date(self.fetched_at_ms);
-        let id = record_id(&["response", &self.url, &date]);
+        let id = self.response_id(&date);
         let mut revisit = self
             .common(Record::new("revisit", id, date), warcinfo_id)
             .field("Content-Type", "application/http;msgtype=response")
@@ -177,6 +177,12 @@ impl Exchange {
         }
         revisit.block = self.response_head();
         revisit
+    }
+
+    /// The id of the record that answers the request (a response or a
+    /// revisit, never both for one exchange).
+    fn response_id(&self, date: &str) -> String {
+        record_id(&["response", &self.url, date])
     }
 
     fn common(&self, record: Record, warcinfo_id: &str) -> Record {

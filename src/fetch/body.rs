@@ -21,12 +21,7 @@ pub struct Decoded {
 /// Decodes `payload` sent with `Content-Encoding: encoding` (`None` or
 /// `identity`: the payload is the content), keeping at most `cap` bytes.
 pub fn decode(payload: &[u8], encoding: Option<&str>, cap: usize) -> Decoded {
-    let codings: Vec<String> = encoding
-        .unwrap_or("")
-        .split(',')
-        .map(|c| c.trim().to_ascii_lowercase())
-        .filter(|c| !c.is_empty() && c != "identity")
-        .collect();
+    let codings = codings(encoding);
     if codings.is_empty() {
         let capped = payload.len() > cap;
         return Decoded {
@@ -58,6 +53,22 @@ pub fn decode(payload: &[u8], encoding: Option<&str>, cap: usize) -> Decoded {
         capped,
         error: None,
     }
+}
+
+/// Whether a payload sent with `Content-Encoding: encoding` is the content
+/// itself (no header, `identity`).
+pub fn is_identity(encoding: Option<&str>) -> bool {
+    codings(encoding).is_empty()
+}
+
+/// The codings applied, in the order the server applied them.
+fn codings(encoding: Option<&str>) -> Vec<String> {
+    encoding
+        .unwrap_or("")
+        .split(',')
+        .map(|c| c.trim().to_ascii_lowercase())
+        .filter(|c| !c.is_empty() && c != "identity")
+        .collect()
 }
 
 fn unsupported(coding: &str) -> Decoded {

@@ -155,9 +155,9 @@ pub async fn get(client: &Client, url: &str, max_content_bytes: usize) -> Respon
         .map_or(0, |d| d.as_millis() as i64);
     let mut response = match client.inner.get(url).send().await {
         Ok(response) => {
-            let version = format!("{:?}", response.version());
             let mut read = read(response, max_content_bytes).await;
-            read.request = request_head(url, &version, &client.headers);
+            let version = read.http_version.as_deref().unwrap_or("HTTP/1.1");
+            read.request = request_head(url, version, &client.headers);
             read
         }
         Err(e) => Response {
@@ -217,8 +217,7 @@ async fn read(mut response: reqwest::Response, cap: usize) -> Response {
 /// Decodes the payload into the content; keeps the payload beside it only
 /// when the bytes differ.
 fn keep_body(out: &mut Response, payload: Vec<u8>, encoding: Option<&str>, cap: usize) {
-    let identity = encoding.is_none_or(|e| e.trim().eq_ignore_ascii_case("identity"));
-    if identity {
+    if body::is_identity(encoding) {
         out.truncated = out.payload_truncated.is_some();
         out.content = payload;
         return;

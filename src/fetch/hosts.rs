@@ -47,18 +47,23 @@ impl HostRecord {
 
 /// The rows of `hosts` (the others are not read into memory).
 pub fn load(crawl: &CrawlDir, hosts: &HashSet<&str>) -> Result<HashMap<String, HostRecord>> {
-    let mut found = HashMap::new();
-    let dir = crawl.hosts();
+    let records = read_records(&crawl.hosts(), |host| hosts.contains(host))?;
+    Ok(records.into_iter().map(|r| (r.host.clone(), r)).collect())
+}
+
+/// The rows of the hosts table in `dir` whose host `keep` names (none if
+/// there is no table yet); the others are not decoded.
+fn read_records(dir: &std::path::Path, keep: impl Fn(&str) -> bool) -> Result<Vec<HostRecord>> {
+    let mut found = Vec::new();
     if !dir.is_dir() {
         return Ok(found);
     }
-    for batch in read_batches(&dir, 1024)? {
+    for batch in read_batches(dir, 1024)? {
         let batch = batch?;
         let names = column::<StringArray>(&batch, "host")?;
         for row in 0..batch.num_rows() {
-            if hosts.contains(names.value(row)) {
-                let record = decode(&batch, row).map_err(|e| in_table(&dir, e))?;
-                found.insert(record.host.clone(), record);
+            if keep(names.value(row)) {
+                found.push(decode(&batch, row).map_err(|e| in_table(dir, e))?);
             }
         }
     }
@@ -101,19 +106,7 @@ pub fn save(crawl: &CrawlDir, records: &[HostRecord], now_ms: i64) -> Result<()>
 pub fn gather(crawl: &CrawlDir, parts: &[CrawlDir], part_of: &dyn Fn(&str) -> usize) -> Result<()> {
     let mut records = Vec::new();
     for (i, part) in parts.iter().enumerate() {
-        let dir = part.hosts();
-        if !dir.is_dir() {
-            continue;
-        }
-        for batch in read_batches(&dir, 1024)? {
-            let batch = batch?;
-            for row in 0..batch.num_rows() {
-                let record = decode(&batch, row).map_err(|e| in_table(&dir, e))?;
-                if part_of(&record.host) == i {
-                    records.push(record);
-                }
-            }
-        }
+        records.extend(read_records(&part.hosts(), |host| part_of(host) == i)?);
     }
     save(crawl, &records, super::backoff::now_ms())
 }

@@ -120,9 +120,7 @@ const ROWS_IN_FLIGHT: usize = 64;
 
 /// Fetches the latest generated round of `crawl`.
 pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport> {
-    if let Some(latest) = crawl.latest_round()? {
-        crate::store::parts::refuse_whole(crawl, latest, "fetch")?;
-    }
+    crate::store::parts::refuse_whole(crawl, "fetch")?;
     let round = crawl.round_needing(Phase::Fetchlist, Phase::Fetch, "parse")?;
     let started = Instant::now();
     let queues = host_queues(crawl, round)?;

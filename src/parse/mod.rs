@@ -104,9 +104,7 @@ impl ParseReport {
 
 /// Parses the latest fetched round of `crawl`.
 pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
-    if let Some(latest) = crawl.latest_round()? {
-        crate::store::parts::refuse_whole(crawl, latest, "parse")?;
-    }
+    crate::store::parts::refuse_whole(crawl, "parse")?;
     let round = crawl.round_needing(Phase::Fetch, Phase::Parse, "updatedb")?;
     let started = Instant::now();
     let stale_links = crawl.segment(round, Phase::Links);

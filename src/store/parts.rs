@@ -86,10 +86,15 @@ fn copy_files(from: &Path, to: &Path) -> Result<()> {
     std::fs::create_dir_all(to).map_err(Error::io(to))?;
     for entry in std::fs::read_dir(from).map_err(Error::io(from))? {
         let path = entry.map_err(Error::io(from))?.path();
-        let target = to.join(path.file_name().unwrap_or_default());
-        if std::fs::hard_link(&path, &target).is_err() {
-            std::fs::copy(&path, &target).map_err(Error::io(&path))?;
-        }
+        link_or_copy(&path, &to.join(path.file_name().unwrap_or_default()))?;
+    }
+    Ok(())
+}
+
+/// `to` as a hard link to `from`, or a copy where links are not possible.
+fn link_or_copy(from: &Path, to: &Path) -> Result<()> {
+    if std::fs::hard_link(from, to).is_err() {
+        std::fs::copy(from, to).map_err(Error::io(from))?;
     }
     Ok(())
 }
@@ -123,8 +128,11 @@ pub fn open_part(root: &Path, part: usize) -> Result<(CrawlDir, RoundId)> {
     ))
 }
 
-/// Refuses to run a phase on the whole of a split round.
-pub fn refuse_whole(crawl: &CrawlDir, round: RoundId, phase: &str) -> Result<()> {
+/// Refuses to run `phase` on the whole of the latest round when it is split.
+pub fn refuse_whole(crawl: &CrawlDir, phase: &str) -> Result<()> {
+    let Some(round) = crawl.latest_round()? else {
+        return Ok(());
+    };
     match count(crawl, round)? {
         0 => Ok(()),
         n => Err(Error::Usage(format!(
@@ -187,10 +195,7 @@ fn link_parts(crawl: &CrawlDir, parts: &[CrawlDir], round: RoundId, phase: Phase
     for (i, part) in parts.iter().enumerate() {
         let files = super::segment::part_files(&part.segment(round, phase))?;
         for (k, file) in files.iter().enumerate() {
-            let target = staging.join(format!("part-{i}-{k}.parquet"));
-            if std::fs::hard_link(file, &target).is_err() {
-                std::fs::copy(file, &target).map_err(Error::io(file))?;
-            }
+            link_or_copy(file, &staging.join(format!("part-{i}-{k}.parquet")))?;
         }
     }
     super::durable::sync_dir(&staging)?;
