@@ -7,15 +7,11 @@
 
 mod common;
 
-use std::sync::Arc;
 use std::time::Instant;
 
-use datafusion::arrow::array::{BooleanArray, RecordBatch, StringArray};
 use langcrawl::engine::Engine;
 use langcrawl::lang::TargetLang;
 use langcrawl::sim::SimulateOptions;
-use langcrawl::store::schema::LINKS;
-use langcrawl::store::{CrawlDir, Phase, SegmentWriter};
 use langcrawl::strategy::LinkSelection;
 use langcrawl::websim::calibrated::CalibratedSpec;
 use langcrawl::websim::WebSpec;
@@ -45,7 +41,7 @@ async fn main() -> anyhow::Result<()> {
     let parsed = langcrawl::parse::run(&crawl)?;
     let parse_secs = started.elapsed().as_secs_f64();
 
-    replace_links(&crawl, NEW_LINKS)?;
+    common::replace_links(&crawl, NEW_LINKS)?;
     let update = LinkSelection::new(langcrawl::strategy::find("bfs")?, TargetLang::parse("ja")?);
     let started = Instant::now();
     let updated = langcrawl::updatedb::run(&engine, &crawl, &update).await?;
@@ -143,68 +139,4 @@ fn peak_memory_gb() -> f64 {
                 .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
         })
         .map_or(0.0, |kb| kb / 1e6)
-}
-
-/// URLs of pages that answer (not behind robots.txt), host by host.
-/// Replaces the round's links with `n` links to distinct new URLs, spread
-/// over the fetched pages as sources and 20,000 new hosts as destinations.
-fn replace_links(crawl: &CrawlDir, n: usize) -> anyhow::Result<()> {
-    let round = crawl.latest_round()?.expect("a round was generated");
-    let dir = crawl.segment(round, Phase::Links);
-    let sources: Vec<(String, String)> =
-        langcrawl::store::read_batches(&crawl.segment(round, Phase::Parse), 8192)?
-            .map(|batch| -> anyhow::Result<Vec<(String, String)>> {
-                let batch = batch?;
-                let url = batch
-                    .column_by_name("url")
-                    .unwrap()
-                    .as_any()
-                    .downcast_ref::<StringArray>()
-                    .unwrap();
-                let host = batch
-                    .column_by_name("host")
-                    .unwrap()
-                    .as_any()
-                    .downcast_ref::<StringArray>()
-                    .unwrap();
-                Ok(url
-                    .iter()
-                    .zip(host.iter())
-                    .map(|(u, h)| (u.unwrap().to_string(), h.unwrap().to_string()))
-                    .collect())
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?
-            .concat();
-    std::fs::remove_dir_all(&dir)?;
-    let mut writer = SegmentWriter::create(&dir, LINKS.clone())?;
-    for chunk in (0..n).collect::<Vec<_>>().chunks(65_536) {
-        writer.write(&links_batch(chunk, &sources)?)?;
-    }
-    writer.finish()?.commit()?;
-    Ok(())
-}
-
-fn links_batch(ids: &[usize], sources: &[(String, String)]) -> anyhow::Result<RecordBatch> {
-    let src = |i: usize| &sources[i % sources.len()];
-    let host = |i: usize| format!("www.bench{}.com", i % 20_000);
-    let strings = |f: &dyn Fn(usize) -> String| {
-        Arc::new(StringArray::from_iter_values(ids.iter().map(|&i| f(i))))
-    };
-    let columns: Vec<Arc<dyn datafusion::arrow::array::Array>> = vec![
-        strings(&|i| src(i).0.clone()),
-        strings(&|i| src(i).1.clone()),
-        strings(&|_| "jpn".into()),
-        strings(&|i| format!("http://{}/p/{i}.html", host(i))),
-        strings(&host),
-        strings(&|i| format!("bench{}.com", i % 20_000)),
-        strings(&|_| "com".into()),
-        strings(&|i| format!("{}/p/", host(i))),
-        strings(&|i| format!("page {i}")),
-        strings(&|_| "eng".into()),
-        strings(&|i| format!("context of link {i}")),
-        Arc::new(BooleanArray::from(vec![false; ids.len()])),
-        strings(&|_| "a".into()),
-        Arc::new(StringArray::new_null(ids.len())),
-    ];
-    Ok(RecordBatch::try_new(LINKS.clone(), columns)?)
 }

@@ -5,7 +5,13 @@ use clap::Parser;
 
 fn main() {
     let cli = langcrawl::cli::Cli::parse();
-    let runtime = match tokio::runtime::Runtime::new() {
+    // Deep query plans recurse deeply (Ballista's plan decoding, unoptimized
+    // builds above all): worker threads get more than tokio's 2 MiB stack.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_stack_size(16 << 20)
+        .build();
+    let runtime = match runtime {
         Ok(runtime) => runtime,
         Err(e) => {
             eprintln!("langcrawl: starting the runtime: {e}");

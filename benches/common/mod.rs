@@ -1,12 +1,15 @@
 //! What the benchmarks share: where their input data is.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
+use datafusion::arrow::array::{BooleanArray, RecordBatch, StringArray};
 use langcrawl::engine::Engine;
 use langcrawl::fetch::{client::ClientOptions, FetchOptions};
 use langcrawl::generate::GenerateOptions;
-use langcrawl::store::{CrawlConfig, CrawlDir};
+use langcrawl::store::schema::LINKS;
+use langcrawl::store::{CrawlConfig, CrawlDir, Phase, SegmentWriter};
 use langcrawl::websim::{spawn_background, Web, WebSpec, Websim};
 
 /// `$env_var` if set, else the shared workplace corpus `../shared/corpus/NAME`
@@ -70,4 +73,68 @@ pub async fn generated_round(
     };
     langcrawl::generate::run(&engine, &crawl, &everything).await?;
     Ok((websim, engine, crawl))
+}
+
+/// Replaces the round's links with `n` links to distinct new URLs, spread
+/// over the fetched pages as sources and 20,000 new hosts as destinations.
+#[allow(dead_code)] // not every benchmark updates
+pub fn replace_links(crawl: &CrawlDir, n: usize) -> anyhow::Result<()> {
+    let round = crawl.latest_round()?.expect("a round was generated");
+    let dir = crawl.segment(round, Phase::Links);
+    let sources: Vec<(String, String)> =
+        langcrawl::store::read_batches(&crawl.segment(round, Phase::Parse), 8192)?
+            .map(|batch| -> anyhow::Result<Vec<(String, String)>> {
+                let batch = batch?;
+                let url = batch
+                    .column_by_name("url")
+                    .unwrap()
+                    .as_any()
+                    .downcast_ref::<StringArray>()
+                    .unwrap();
+                let host = batch
+                    .column_by_name("host")
+                    .unwrap()
+                    .as_any()
+                    .downcast_ref::<StringArray>()
+                    .unwrap();
+                Ok(url
+                    .iter()
+                    .zip(host.iter())
+                    .map(|(u, h)| (u.unwrap().to_string(), h.unwrap().to_string()))
+                    .collect())
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?
+            .concat();
+    std::fs::remove_dir_all(&dir)?;
+    let mut writer = SegmentWriter::create(&dir, LINKS.clone())?;
+    for chunk in (0..n).collect::<Vec<_>>().chunks(65_536) {
+        writer.write(&links_batch(chunk, &sources)?)?;
+    }
+    writer.finish()?.commit()?;
+    Ok(())
+}
+
+fn links_batch(ids: &[usize], sources: &[(String, String)]) -> anyhow::Result<RecordBatch> {
+    let src = |i: usize| &sources[i % sources.len()];
+    let host = |i: usize| format!("www.bench{}.com", i % 20_000);
+    let strings = |f: &dyn Fn(usize) -> String| {
+        Arc::new(StringArray::from_iter_values(ids.iter().map(|&i| f(i))))
+    };
+    let columns: Vec<Arc<dyn datafusion::arrow::array::Array>> = vec![
+        strings(&|i| src(i).0.clone()),
+        strings(&|i| src(i).1.clone()),
+        strings(&|_| "jpn".into()),
+        strings(&|i| format!("http://{}/p/{i}.html", host(i))),
+        strings(&host),
+        strings(&|i| format!("bench{}.com", i % 20_000)),
+        strings(&|_| "com".into()),
+        strings(&|i| format!("{}/p/", host(i))),
+        strings(&|i| format!("page {i}")),
+        strings(&|_| "eng".into()),
+        strings(&|i| format!("context of link {i}")),
+        Arc::new(BooleanArray::from(vec![false; ids.len()])),
+        strings(&|_| "a".into()),
+        Arc::new(StringArray::new_null(ids.len())),
+    ];
+    Ok(RecordBatch::try_new(LINKS.clone(), columns)?)
 }

@@ -15,8 +15,7 @@ WITH deferred_hosts AS (
 queued AS (
     -- Na and Nr of each URL's server (directory) by window, not by a join:
     -- windows sort, and a sort spills to disk when memory runs short.
-    SELECT url, host, depth, priority, status, retries, retry_round,
-           CASE WHEN $cap_by = 'dir' THEN dir ELSE host END AS unit,
+    SELECT url, host, dir, depth, priority, status, retries, retry_round,
            SUM(CASE WHEN status = 'fetched' THEN 1 ELSE 0 END)
                OVER (PARTITION BY CASE WHEN $cap_by = 'dir' THEN dir ELSE host END) AS na,
            SUM(CASE WHEN status = 'fetched' AND relevant THEN 1 ELSE 0 END)
@@ -26,7 +25,10 @@ queued AS (
 candidates AS (
     SELECT url, host, depth, priority, na, nr,
            row_number() OVER (PARTITION BY host ORDER BY priority DESC, depth, url) AS host_rank,
-           row_number() OVER (PARTITION BY unit ORDER BY priority DESC, depth, url) AS unit_rank
+           -- the rank within the directory; with a server cap the unit is
+           -- the host, its rank host_rank (no column `unit` = host: Ballista
+           -- loses such an equality across a shuffle, its issue 1296)
+           row_number() OVER (PARTITION BY dir ORDER BY priority DESC, depth, url) AS dir_rank
     FROM queued
     WHERE (status = 'unfetched'
            OR (status = 'error' AND retries < $max_retries))
@@ -39,7 +41,7 @@ ranked AS (
            row_number() OVER (ORDER BY priority DESC, depth, host_rank, url) AS rank
     FROM candidates
     WHERE host_rank <= $max_per_host
-      AND ($cap_by = 'none' OR nr > 0 OR unit_rank <= $tolerance + 1 - na)
+      AND ($cap_by = 'none' OR nr > 0 OR CASE WHEN $cap_by = 'dir' THEN dir_rank ELSE host_rank END <= $tolerance + 1 - na)
 )
 SELECT url, host, depth, priority
 FROM ranked

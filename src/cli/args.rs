@@ -35,6 +35,12 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "SIZE", value_parser = crate::memory::parse_limit)]
     pub memory_limit: Option<usize>,
 
+    /// Where the SQL steps run: local (DataFusion in this process), ballista
+    /// (a Ballista scheduler and executor in this process), or
+    /// df://HOST:PORT (a Ballista cluster; needs the `ballista` feature)
+    #[arg(long, global = true, value_name = "ENGINE", default_value = "local")]
+    pub engine: crate::engine::EngineKind,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -86,6 +92,12 @@ pub enum Command {
         #[command(subcommand)]
         command: GraphCommand,
     },
+    /// A Ballista cluster's processes, with langcrawl's SQL functions (feature `ballista`)
+    #[cfg(feature = "ballista")]
+    Ballista {
+        #[command(subcommand)]
+        command: super::ballista_args::BallistaCommand,
+    },
 }
 
 impl Command {
@@ -107,6 +119,8 @@ impl Command {
             Command::Detect(_) => "detect",
             Command::Simulate(_) => "simulate",
             Command::Graph { .. } => "graph",
+            #[cfg(feature = "ballista")]
+            Command::Ballista { .. } => "ballista",
         }
     }
 }

@@ -4,6 +4,8 @@
 //! command's body (`commands`), and here the dispatch.
 
 mod args;
+#[cfg(feature = "ballista")]
+mod ballista_args;
 mod commands;
 mod export_args;
 mod options;
@@ -17,7 +19,12 @@ use crate::error::Result;
 /// Runs the parsed command line.
 pub async fn run(cli: Cli) -> Result<()> {
     crate::store::lock::set_task(cli.command.name());
-    let ctx = Context::new(&cli);
+    // A cluster's process does not run SQL itself: no engine to open.
+    #[cfg(feature = "ballista")]
+    if let Command::Ballista { command } = &cli.command {
+        return commands::ballista::run(&cli, command).await;
+    }
+    let ctx = Context::new(&cli).await?;
     match &cli.command {
         Command::Inject { seeds, lang } => phases::inject(&ctx, seeds, lang.as_deref()).await,
         Command::Generate(args) => phases::generate(&ctx, args).await,
@@ -41,5 +48,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Websim {
             command: WebsimCommand::Generate(args),
         } => websim::generate(&ctx, args).await,
+        #[cfg(feature = "ballista")]
+        Command::Ballista { command } => commands::ballista::run(&cli, command).await,
     }
 }

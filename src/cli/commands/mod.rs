@@ -4,6 +4,8 @@
 //! (`websim`) and `detect`. They turn checked options into calls of the
 //! library and print what the user asked for; the work is in the library.
 
+#[cfg(feature = "ballista")]
+pub(super) mod ballista;
 pub(super) mod crawl;
 pub(super) mod detect;
 pub(super) mod export;
@@ -26,15 +28,13 @@ pub(super) struct Context {
 }
 
 impl Context {
-    pub fn new(cli: &Cli) -> Self {
-        let memory_limit = cli
-            .memory_limit
-            .unwrap_or_else(crate::memory::default_limit);
-        Context {
-            engine: Engine::with_memory_limit(cli.sql_dir.clone(), memory_limit),
+    pub async fn new(cli: &Cli) -> crate::error::Result<Self> {
+        let memory_limit = memory_limit(cli);
+        Ok(Context {
+            engine: Engine::open(cli.sql_dir.clone(), memory_limit, &cli.engine).await?,
             root: cli.crawl_dir(),
             quiet: cli.quiet,
-        }
+        })
     }
 
     /// Prints one line of progress, unless `--quiet`.
@@ -43,6 +43,12 @@ impl Context {
             println!("{line}");
         }
     }
+}
+
+/// `--memory-limit`, or this machine's default.
+fn memory_limit(cli: &Cli) -> usize {
+    cli.memory_limit
+        .unwrap_or_else(crate::memory::default_limit)
 }
 
 /// `text` ending in one newline.

@@ -4,6 +4,18 @@
 //! Queries share a memory pool of `--memory-limit` bytes; sorts, aggregates
 //! and joins that can spill go to disk (under `TMPDIR`) beyond it. The
 //! user's own queries (`langcrawl sql`) may only read.
+//!
+//! With the `ballista` feature the same context can run its queries on
+//! Apache DataFusion Ballista (`--engine ballista` or `df://HOST:PORT`,
+//! see `cluster`); everything else here is the same for every engine.
+
+#[cfg(feature = "ballista")]
+pub mod cluster;
+mod kind;
+#[cfg(feature = "ballista")]
+mod mem_table_codec;
+
+pub use kind::EngineKind;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -72,26 +84,35 @@ impl Engine {
     /// An engine whose queries share `memory_limit` bytes, spilling to disk
     /// beyond them where they can.
     pub fn with_memory_limit(sql_dir: Option<PathBuf>, memory_limit: usize) -> Self {
-        let config = SessionConfig::new()
-            .with_information_schema(true)
-            .with_target_partitions(std::thread::available_parallelism().map_or(2, |n| n.get()));
-        let pool: Arc<dyn MemoryPool> = if memory_limit == crate::memory::UNLIMITED {
-            Arc::new(UnboundedMemoryPool::default())
-        } else {
-            Arc::new(FairSpillPool::new(memory_limit))
-        };
-        let runtime = RuntimeEnvBuilder::new()
-            .with_memory_pool(pool)
-            .with_disk_manager_builder(DiskManagerBuilder::default())
-            .build_arc();
-        let ctx = match runtime {
-            Ok(runtime) => SessionContext::new_with_config_rt(config, runtime),
-            Err(e) => {
-                eprintln!("langcrawl: warning: SQL runs without a memory limit: {e}");
-                SessionContext::new_with_config(config)
+        Engine::over(local_context(session_config(), memory_limit, true), sql_dir)
+    }
+
+    /// An engine of `kind`: this process (`local`), or Ballista. Ballista's
+    /// executors get the same functions and memory limit.
+    pub async fn open(
+        sql_dir: Option<PathBuf>,
+        memory_limit: usize,
+        kind: &EngineKind,
+    ) -> Result<Self> {
+        match kind {
+            EngineKind::Local => Ok(Engine::with_memory_limit(sql_dir, memory_limit)),
+            #[cfg(feature = "ballista")]
+            remote => {
+                let config = cluster::session_config(session_config());
+                let state = local_context(config, memory_limit, false).state();
+                let ctx = cluster::connect(state, remote).await?;
+                // Ballista's session replaces the scalar functions with its own list.
+                crate::functions::register(&ctx);
+                Ok(Engine::over(ctx, sql_dir))
             }
-        };
-        crate::functions::register(&ctx);
+            #[cfg(not(feature = "ballista"))]
+            remote => Err(Error::Usage(format!(
+                "--engine {remote}: this langcrawl was built without Ballista (build it with `--features ballista`)"
+            ))),
+        }
+    }
+
+    fn over(ctx: SessionContext, sql_dir: Option<PathBuf>) -> Self {
         if let Some(dir) = &sql_dir {
             for name in crate::sql_files::unused_overrides(dir) {
                 eprintln!(
@@ -332,7 +353,48 @@ impl Engine {
     }
 }
 
-/// A query's failure; running out of the memory pool says what to do.
+/// The session settings every engine starts from.
+fn session_config() -> SessionConfig {
+    SessionConfig::new()
+        .with_information_schema(true)
+        .with_target_partitions(std::thread::available_parallelism().map_or(2, |n| n.get()))
+}
+
+/// A context with `config`, a memory pool of `memory_limit` bytes that
+/// spills to disk, and langcrawl's SQL functions. Without `file_caches`, no
+/// file listings, statistics or Parquet footers are kept between queries:
+/// Ballista's tasks would read a segment replaced under the same name
+/// (crawldb/part-0.parquet, every round) with the old one's footer.
+pub(crate) fn local_context(
+    config: SessionConfig,
+    memory_limit: usize,
+    file_caches: bool,
+) -> SessionContext {
+    let pool: Arc<dyn MemoryPool> = if memory_limit == crate::memory::UNLIMITED {
+        Arc::new(UnboundedMemoryPool::default())
+    } else {
+        Arc::new(FairSpillPool::new(memory_limit))
+    };
+    let mut runtime = RuntimeEnvBuilder::new()
+        .with_memory_pool(pool)
+        .with_disk_manager_builder(DiskManagerBuilder::default());
+    if !file_caches {
+        runtime = runtime
+            .with_metadata_cache_limit(0)
+            .with_object_list_cache_limit(0);
+    }
+    let runtime = runtime.build_arc();
+    let ctx = match runtime {
+        Ok(runtime) => SessionContext::new_with_config_rt(config, runtime),
+        Err(e) => {
+            eprintln!("langcrawl: warning: SQL runs without a memory limit: {e}");
+            SessionContext::new_with_config(config)
+        }
+    };
+    crate::functions::register(&ctx);
+    ctx
+}
+
 /// The current time as a SQL parameter (`$now`, a UTC timestamp).
 pub fn now() -> ScalarValue {
     let ms = std::time::SystemTime::now()
@@ -341,6 +403,7 @@ pub fn now() -> ScalarValue {
     ScalarValue::TimestampMillisecond(Some(ms), Some("UTC".into()))
 }
 
+/// A query's failure; running out of the memory pool says what to do.
 fn run_error(error: DataFusionError) -> Error {
     if let DataFusionError::ResourcesExhausted(what) = error.find_root() {
         let what = what.lines().next().unwrap_or_default();
