@@ -12,24 +12,14 @@ use langcrawl::engine::{Engine, EngineKind};
 use langcrawl::lang::TargetLang;
 use langcrawl::store::CrawlDir;
 use langcrawl::strategy::LinkSelection;
-use langcrawl::websim::WebSpec;
-
-const FETCH_PAGES: usize = 40_000;
-const NEW_LINKS: usize = 1_000_000;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let tmp = tempfile::tempdir()?;
-    let spec = WebSpec {
-        seed: 1,
-        hosts: 1_000,
-        pages: 60_000,
-        chrome: false,
-    };
-    let (websim, engine, crawl) = common::generated_round(tmp.path(), spec, FETCH_PAGES).await?;
+    let (websim, engine, crawl) = common::pipeline_round(tmp.path()).await?;
     langcrawl::fetch::run(&crawl, &common::local_fetch_options(&websim.proxy_url())).await?;
     langcrawl::parse::run(&crawl)?;
-    common::replace_links(&crawl, NEW_LINKS)?;
+    common::replace_links(&crawl, common::NEW_LINKS)?;
     let copy = tmp.path().join("crawl-ballista");
     copy_dir(crawl.root(), &copy)?;
 

@@ -14,23 +14,11 @@ use langcrawl::lang::TargetLang;
 use langcrawl::sim::SimulateOptions;
 use langcrawl::strategy::LinkSelection;
 use langcrawl::websim::calibrated::CalibratedSpec;
-use langcrawl::websim::WebSpec;
-
-/// Pages in the fetch list.
-const FETCH_PAGES: usize = 40_000;
-/// New links the updatedb step adds.
-const NEW_LINKS: usize = 1_000_000;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let tmp = tempfile::tempdir()?;
-    let spec = WebSpec {
-        seed: 1,
-        hosts: 1_000,
-        pages: 60_000,
-        chrome: false,
-    };
-    let (websim, engine, crawl) = common::generated_round(tmp.path(), spec, FETCH_PAGES).await?;
+    let (websim, engine, crawl) = common::pipeline_round(tmp.path()).await?;
 
     let started = Instant::now();
     let fetched =
@@ -41,7 +29,7 @@ async fn main() -> anyhow::Result<()> {
     let parsed = langcrawl::parse::run(&crawl)?;
     let parse_secs = started.elapsed().as_secs_f64();
 
-    common::replace_links(&crawl, NEW_LINKS)?;
+    common::replace_links(&crawl, common::NEW_LINKS)?;
     let update = LinkSelection::new(langcrawl::strategy::find("bfs")?, TargetLang::parse("ja")?);
     let started = Instant::now();
     let updated = langcrawl::updatedb::run(&engine, &crawl, &update).await?;

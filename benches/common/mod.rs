@@ -46,6 +46,23 @@ pub fn local_fetch_options(proxy: &str) -> FetchOptions {
     }
 }
 
+/// New links the updatedb benchmarks add.
+#[allow(dead_code)]
+pub const NEW_LINKS: usize = 1_000_000;
+
+/// The pipeline benchmarks' round: 40,000 URLs of a 1,000-host,
+/// 60,000-page synthetic web in the fetch list.
+#[allow(dead_code)] // not every benchmark crawls
+pub async fn pipeline_round(dir: &Path) -> anyhow::Result<(Websim, Engine, CrawlDir)> {
+    let spec = WebSpec {
+        seed: 1,
+        hosts: 1_000,
+        pages: 60_000,
+        chrome: false,
+    };
+    generated_round(dir, spec, 40_000).await
+}
+
 /// A Japanese crawl in `dir/crawl` whose first round's fetch list holds the
 /// first `pages` fetchable URLs of the synthetic web `spec`, and that web
 /// served on 127.0.0.1.
