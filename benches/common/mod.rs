@@ -152,6 +152,7 @@ fn links_batch(ids: &[usize], sources: &[(String, String)]) -> anyhow::Result<Re
         Arc::new(BooleanArray::from(vec![false; ids.len()])),
         strings(&|_| "a".into()),
         Arc::new(StringArray::new_null(ids.len())),
+        Arc::new(datafusion::arrow::array::Int32Array::new_null(ids.len())),
     ];
     Ok(RecordBatch::try_new(LINKS.clone(), columns)?)
 }
