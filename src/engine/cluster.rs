@@ -80,11 +80,11 @@ pub fn init_log() {
         .try_init();
 }
 
-/// The session every query of the cluster gets: langcrawl's functions, the
-/// codec, and a pool of `memory_limit` bytes.
+/// The session every query of the cluster gets: `config` with Ballista's
+/// settings and the codec, langcrawl's functions, and a pool of
+/// `memory_limit` bytes.
 fn session_state(config: SessionConfig, memory_limit: usize) -> SessionState {
-    let config = config.with_ballista_logical_extension_codec(Arc::new(MemTableCodec::default()));
-    super::local_context(config, memory_limit, false).state()
+    super::local_context(session_config(config), memory_limit, false).state()
 }
 
 /// A scheduler listening on `bind:port`, until the process is stopped.
@@ -133,7 +133,7 @@ pub struct ExecutorOptions {
 
 /// An executor serving `options.scheduler`, until the process is stopped.
 pub async fn run_executor(options: ExecutorOptions, memory_limit: usize) -> Result<()> {
-    let state = session_state(session_config(super::session_config()), memory_limit);
+    let state = session_state(super::session_config(), memory_limit);
     let (scheduler_host, scheduler_port) = options.scheduler.clone();
     let config = ExecutorProcessConfig {
         bind_host: options.bind.clone(),

@@ -30,21 +30,25 @@ impl FromStr for EngineKind {
                 "unknown engine {text:?}: local, ballista, or df://HOST:PORT (a Ballista scheduler)"
             ));
         };
-        let address = address.trim_end_matches('/');
-        let (host, port) = address
-            .rsplit_once(':')
-            .ok_or_else(|| format!("{text}: the scheduler's port is missing (df://HOST:PORT)"))?;
-        let port = port
-            .parse::<u16>()
-            .map_err(|_| format!("{text}: {port:?} is not a port"))?;
-        if host.is_empty() || host.contains(['/', '@', '?', '#']) {
-            return Err(format!("{text}: {host:?} is not a host name"));
-        }
-        Ok(EngineKind::Cluster {
-            host: host.to_string(),
-            port,
-        })
+        let (host, port) =
+            host_and_port(address.trim_end_matches('/')).map_err(|why| format!("{text}: {why}"))?;
+        Ok(EngineKind::Cluster { host, port })
     }
+}
+
+/// `HOST:PORT` split, or why it is not one (a scheduler's address, as
+/// `--engine df://…` and `ballista executor --scheduler` take it).
+pub fn host_and_port(address: &str) -> Result<(String, u16), String> {
+    let (host, port) = address
+        .rsplit_once(':')
+        .ok_or("the scheduler's port is missing (HOST:PORT)")?;
+    let port = port
+        .parse::<u16>()
+        .map_err(|_| format!("{port:?} is not a port"))?;
+    if host.is_empty() || host.contains(['/', '@', '?', '#']) {
+        return Err(format!("{host:?} is not a host name"));
+    }
+    Ok((host.to_string(), port))
 }
 
 impl fmt::Display for EngineKind {

@@ -15,7 +15,7 @@ mod kind;
 #[cfg(feature = "ballista")]
 mod mem_table_codec;
 
-pub use kind::EngineKind;
+pub use kind::{host_and_port, EngineKind};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -26,7 +26,8 @@ pub(in crate::cli) async fn run(cli: &Cli, command: &BallistaCommand) -> Result<
             work_dir,
         } => {
             let options = ExecutorOptions {
-                scheduler: host_and_port(scheduler)?,
+                scheduler: crate::engine::host_and_port(scheduler)
+                    .map_err(|why| Error::Usage(format!("--scheduler {scheduler}: {why}")))?,
                 bind: bind.clone(),
                 external_host: external_host.clone(),
                 port: *port,
@@ -41,14 +42,4 @@ pub(in crate::cli) async fn run(cli: &Cli, command: &BallistaCommand) -> Result<
             cluster::run_executor(options, memory_limit).await
         }
     }
-}
-
-fn host_and_port(text: &str) -> Result<(String, u16)> {
-    let bad = || Error::Usage(format!("--scheduler {text}: expected HOST:PORT"));
-    let (host, port) = text.rsplit_once(':').ok_or_else(bad)?;
-    let port = port.parse().map_err(|_| bad())?;
-    if host.is_empty() {
-        return Err(bad());
-    }
-    Ok((host.to_string(), port))
 }
