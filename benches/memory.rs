@@ -16,9 +16,10 @@
 //! run writes a few GB). The setup steps (inject, generate, the fetches
 //! that feed parse and updatedb) are listed too, without an aim.
 
-use std::fs::File;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
@@ -146,7 +147,7 @@ impl Bench {
         }
         let log = self.dir.join(format!("{}.log", self.rows.len()));
         let started = Instant::now();
-        let (code, peak) = run_child(&all, &log)?;
+        let (code, peak) = common::run_langcrawl(&all, &log)?;
         if code != 0 {
             let text = std::fs::read_to_string(&log).unwrap_or_default();
             bail!("langcrawl {} exited with {code}: {text}", all.join(" "));
@@ -219,38 +220,6 @@ impl Bench {
             println!("\n{note}");
         }
     }
-}
-
-/// Runs the `langcrawl` binary with `args`, output to `log`; returns its
-/// exit code and its peak resident memory in bytes.
-fn run_child(args: &[String], log: &Path) -> anyhow::Result<(i32, u64)> {
-    let out = File::create(log)?;
-    let child = Command::new(env!("CARGO_BIN_EXE_langcrawl"))
-        .args(args)
-        .env_remove("http_proxy")
-        .env_remove("HTTP_PROXY")
-        .stdout(Stdio::from(out.try_clone()?))
-        .stderr(Stdio::from(out))
-        .spawn()
-        .context("starting langcrawl")?;
-    let pid = child.id() as libc::pid_t;
-    let mut status: libc::c_int = 0;
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: `pid` is our child, not yet waited for; wait4 fills `status`
-    // and `usage`, both valid for writes.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, usage.as_mut_ptr()) };
-    if waited != pid {
-        bail!("waiting for langcrawl: {}", std::io::Error::last_os_error());
-    }
-    // SAFETY: wait4 succeeded, so it wrote `usage` (zeroed before anyway).
-    let usage = unsafe { usage.assume_init() };
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
-    // ru_maxrss is in KiB on Linux.
-    Ok((code, usage.ru_maxrss as u64 * 1024))
 }
 
 fn scaled(n: usize, scale: f64) -> usize {

@@ -121,15 +121,21 @@ fn is_unreserved(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~')
 }
 
+/// The top-level directory of a URL with `host` and `path`: `host/first/`
+/// for a path under a directory, else `host/`.
+pub fn top_dir(host: &str, path: &str) -> String {
+    match path.trim_start_matches('/').split_once('/') {
+        Some((first, _)) if !first.is_empty() => format!("{host}/{first}/"),
+        _ => format!("{host}/"),
+    }
+}
+
 /// Splits a normalized URL into the parts the crawl keys on.
 pub fn parts(url: &Url) -> UrlParts {
     let host = url.host_str().unwrap_or_default().to_string();
     let tld = psl::suffix_str(&host).unwrap_or(&host).to_string();
     let domain = psl::domain_str(&host).unwrap_or(&host).to_string();
-    let dir = match url.path().trim_start_matches('/').split_once('/') {
-        Some((first, _)) if !first.is_empty() => format!("{host}/{first}/"),
-        _ => format!("{host}/"),
-    };
+    let dir = top_dir(&host, url.path());
     UrlParts {
         url: url.to_string(),
         host,

@@ -156,3 +156,39 @@ fn links_batch(ids: &[usize], sources: &[(String, String)]) -> anyhow::Result<Re
     ];
     Ok(RecordBatch::try_new(LINKS.clone(), columns)?)
 }
+
+/// Runs the `langcrawl` binary with `args`, its output to `log`; returns
+/// its exit code and its peak resident memory in bytes (read with `wait4`,
+/// so each step has its own peak).
+#[allow(dead_code)] // not every benchmark runs child processes
+pub fn run_langcrawl(args: &[String], log: &Path) -> anyhow::Result<(i32, u64)> {
+    use anyhow::Context;
+    use std::process::{Command, Stdio};
+    let out = std::fs::File::create(log)?;
+    let child = Command::new(env!("CARGO_BIN_EXE_langcrawl"))
+        .args(args)
+        .env_remove("http_proxy")
+        .env_remove("HTTP_PROXY")
+        .stdout(Stdio::from(out.try_clone()?))
+        .stderr(Stdio::from(out))
+        .spawn()
+        .context("starting langcrawl")?;
+    let pid = child.id() as libc::pid_t;
+    let mut status: libc::c_int = 0;
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `pid` is our child, not yet waited for; wait4 fills `status`
+    // and `usage`, both valid for writes.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, usage.as_mut_ptr()) };
+    if waited != pid {
+        anyhow::bail!("waiting for langcrawl: {}", std::io::Error::last_os_error());
+    }
+    // SAFETY: wait4 succeeded, so it wrote `usage` (zeroed before anyway).
+    let usage = unsafe { usage.assume_init() };
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    // ru_maxrss is in KiB on Linux.
+    Ok((code, usage.ru_maxrss as u64 * 1024))
+}

@@ -14,15 +14,45 @@ servers AS (
     FROM content
     GROUP BY host
 ),
+-- Each link with its source's facts: pages (not links) on the build side
+-- of every join, so memory holds the pages, never the links.
+page_facts AS (
+    SELECT c.url, c.target, v.target_server > 0 AS on_target_server
+    FROM servers v
+    JOIN content c ON c.host = v.host
+),
+links_from AS (
+    SELECT s.target AS src_target, s.on_target_server AS src_on_target_server,
+           l.src_host <> l.dst_host AS inter, l.dst_url
+    FROM page_facts s
+    JOIN web_links l ON l.src_url = s.url
+),
 links AS (
-    SELECT s.target AS src_target,
-           v.target_server > 0 AS src_on_target_server,
-           l.src_host <> l.dst_host AS inter,
+    SELECT l.src_target, l.src_on_target_server, l.inter,
            CASE WHEN d.target THEN 1.0 ELSE 0.0 END AS dst_target
-    FROM web_links l
-    JOIN content s ON s.url = l.src_url
-    JOIN content d ON d.url = l.dst_url
-    JOIN servers v ON v.host = s.host
+    FROM content d
+    JOIN links_from l ON l.dst_url = d.url
+),
+-- The six link shares in one pass over the links (a CTE read twice would
+-- be joined twice).
+link_shares AS (
+    SELECT avg(CASE WHEN src_target THEN dst_target END) AS s4,
+           avg(CASE WHEN src_target AND inter THEN dst_target END) AS s5,
+           avg(CASE WHEN NOT src_target AND src_on_target_server THEN dst_target END) AS s6,
+           avg(CASE WHEN NOT src_target AND src_on_target_server AND inter THEN dst_target END) AS s7,
+           avg(CASE WHEN NOT src_on_target_server THEN dst_target END) AS s8,
+           avg(CASE WHEN NOT src_on_target_server AND inter THEN dst_target END) AS s9
+    FROM links
+),
+link_names AS (
+    SELECT * FROM (VALUES
+        (4, 'links from target pages to target pages'),
+        (5, '  of them inter-server'),
+        (6, 'links from other pages on target servers to target pages'),
+        (7, '  of them inter-server'),
+        (8, 'links from other pages on other servers to target pages'),
+        (9, '  of them inter-server')
+    ) AS t(ord, name)
 ),
 stats AS (
     SELECT 1 AS ord, 'target pages / pages' AS name,
@@ -37,23 +67,11 @@ stats AS (
     UNION ALL
     SELECT 3, 'servers with a target page / servers', avg(target_server) FROM servers
     UNION ALL
-    SELECT 4, 'links from target pages to target pages', avg(dst_target)
-    FROM links WHERE src_target
-    UNION ALL
-    SELECT 5, '  of them inter-server', avg(dst_target)
-    FROM links WHERE src_target AND inter
-    UNION ALL
-    SELECT 6, 'links from other pages on target servers to target pages', avg(dst_target)
-    FROM links WHERE NOT src_target AND src_on_target_server
-    UNION ALL
-    SELECT 7, '  of them inter-server', avg(dst_target)
-    FROM links WHERE NOT src_target AND src_on_target_server AND inter
-    UNION ALL
-    SELECT 8, 'links from other pages on other servers to target pages', avg(dst_target)
-    FROM links WHERE NOT src_on_target_server
-    UNION ALL
-    SELECT 9, '  of them inter-server', avg(dst_target)
-    FROM links WHERE NOT src_on_target_server AND inter
+    SELECT n.ord, n.name,
+           CASE n.ord WHEN 4 THEN s.s4 WHEN 5 THEN s.s5 WHEN 6 THEN s.s6
+                      WHEN 7 THEN s.s7 WHEN 8 THEN s.s8 ELSE s.s9 END
+    FROM link_names n
+    CROSS JOIN link_shares s
 )
 SELECT name, coalesce(achieved, 0.0) AS achieved
 FROM stats

@@ -1,6 +1,8 @@
 -- sim/links: the links a simulated round finds — every recorded link of
 -- each fetched page (its anchor as context), and one link per redirect
--- (kind `redirect`), as the parse phase of a live crawl writes them.
+-- (kind `redirect`), as the parse phase of a live crawl writes them. The
+-- round's pages are the build side of each join: the web's pages and links
+-- are only scanned.
 -- inputs:  fetch (the round's), web_pages, web_links
 -- params:  none
 -- output:  links segment rows
@@ -10,8 +12,8 @@ SELECT l.src_url, l.src_host, w.lang AS src_lang,
        false AS nofollow, coalesce(l.kind, 'a') AS kind, l.hreflang,
        CAST(NULL AS INT) AS position
 FROM fetch f
-JOIN web_links l ON l.src_url = f.url
 JOIN web_pages w ON w.url = f.url
+JOIN web_links l ON l.src_url = f.url
 WHERE f.status = 'fetched'
 UNION ALL
 SELECT f.url AS src_url, f.host AS src_host, CAST(NULL AS VARCHAR) AS src_lang,

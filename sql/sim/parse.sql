@@ -1,10 +1,11 @@
 -- sim/parse: the parse phase of a simulated crawl — each fetched page with
--- the language the web graph records for it and its number of outlinks.
--- inputs:  fetch (the round's), web_pages, web_links
+-- the language the web graph records for it and its number of outlinks
+-- (counted in the round's links, which sim/links wrote before).
+-- inputs:  fetch, links (the round's), web_pages
 -- params:  none
 -- output:  parse segment rows (the other columns are NULL)
 WITH outlinks AS (
-    SELECT src_url, count(*) AS outlinks FROM web_links GROUP BY src_url
+    SELECT src_url, count(*) AS outlinks FROM links WHERE kind <> 'redirect' GROUP BY src_url
 )
 SELECT f.url,
        f.host,

@@ -23,7 +23,6 @@ use crate::store::segment::conform;
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
 use crate::strategy::LinkSelection;
 use crate::webgraph::WebDir;
-use oracle::Oracle;
 
 #[derive(Debug, Clone)]
 pub struct SimulateOptions {
@@ -66,6 +65,16 @@ impl SimDir {
         self.root.join("miss_by_distance")
     }
 
+    /// The pages a perfect crawler follows links to (url, follow).
+    pub fn oracle(&self) -> PathBuf {
+        self.root.join("oracle")
+    }
+
+    /// The target pages the seeds reach, and how far (url, distance).
+    pub fn target_distance(&self) -> PathBuf {
+        self.root.join("target_distance")
+    }
+
     fn seeds_file(&self) -> PathBuf {
         self.root.join("seeds.txt")
     }
@@ -86,34 +95,17 @@ pub async fn run(
     let web = WebDir::open(&options.web)?;
     let info = web.info()?;
     let target = TargetLang::parse(&info.target_lang)?;
-    let graph = web.read()?;
-    let index = graph.url_index();
-    let seeds: Vec<u32> = info
-        .seeds
-        .iter()
-        .filter_map(|s| index.get(s.as_str()).copied())
-        .collect();
-    if seeds.is_empty() {
-        return Err(Error::Usage(format!(
-            "{}: web.json names no seed that is a page of the graph",
-            web.root().display()
-        )));
-    }
-    let oracle = Oracle::new(&graph, &seeds, target.code());
-    drop(index);
-    oracle.register(engine, &graph, target.code())?;
+    let sim = prepare_out(&options.out, &info.seeds)?;
+    let (pages, links, reachable_targets) =
+        oracle::prepare(engine, &web, &info.seeds, target.code(), &sim).await?;
     log(format!(
-        "simulate: {} pages, {} links, {} target pages reachable from {} seeds",
-        graph.pages.len(),
-        graph.link_count(),
-        oracle.reachable_targets,
-        seeds.len()
+        "simulate: {pages} pages, {links} links, {reachable_targets} target pages reachable \
+         from {} seeds",
+        info.seeds.len()
     ));
-    drop(graph);
     engine.register_segment("web_pages", &web.pages()).await?;
     engine.register_segment("web_links", &web.links()).await?;
 
-    let sim = prepare_out(&options.out, &info.seeds)?;
     let mut metrics = Vec::new();
     let mut misses = Vec::new();
     for selection in &options.selections {
@@ -125,7 +117,7 @@ pub async fn run(
             &crawl,
             selection,
             options,
-            oracle.reachable_targets,
+            reachable_targets,
             &mut metrics,
         )
         .await?;
@@ -152,7 +144,9 @@ fn prepare_out(out: &Path, seeds: &[String]) -> Result<SimDir> {
             .map_err(Error::io(out))?
             .next()
             .is_none();
-        if !empty && !SimDir::is_simulation(out) {
+        // An unfinished simulation has its seeds file but no tables yet.
+        let started = SimDir::new(out).seeds_file().is_file();
+        if !empty && !started && !SimDir::is_simulation(out) {
             return Err(Error::Usage(format!(
                 "{} exists and is not a simulation; give another -o DIR",
                 out.display()
@@ -226,21 +220,32 @@ async fn crawl_rounds(
 
 /// The fetch and parse phases of a round, looked up in the web graph
 /// (`sql/sim/fetch.sql`, `links.sql`, `parse.sql`) into the same segments
-/// a live crawl writes.
+/// a live crawl writes. Each reads the round's pages and links only, never
+/// a table over the whole web.
 async fn look_up_round(engine: &Engine, crawl: &CrawlDir, round: RoundId) -> Result<()> {
     let no_params = Params::new();
     let steps = [
         (
-            Phase::Fetchlist,
+            &[Phase::Fetchlist][..],
             Phase::Fetch,
             "sim/fetch.sql",
             FETCH.clone(),
         ),
-        (Phase::Fetch, Phase::Links, "sim/links.sql", LINKS.clone()),
-        (Phase::Fetch, Phase::Parse, "sim/parse.sql", PARSE.clone()),
+        (
+            &[Phase::Fetch],
+            Phase::Links,
+            "sim/links.sql",
+            LINKS.clone(),
+        ),
+        (
+            &[Phase::Fetch, Phase::Links],
+            Phase::Parse,
+            "sim/parse.sql",
+            PARSE.clone(),
+        ),
     ];
-    for (input, output, sql, schema) in steps {
-        crate::catalog::round(engine, crawl, round, &[input]).await?;
+    for (inputs, output, sql, schema) in steps {
+        crate::catalog::round(engine, crawl, round, inputs).await?;
         let df = engine.query_file(sql, &no_params).await?;
         let writer = SegmentWriter::create(&crawl.segment(round, output), schema)?;
         engine.write(df, writer).await?.commit()?;

@@ -1,17 +1,25 @@
 //! What only the whole web graph knows: which target pages the seeds can
 //! reach and how far away they are (the denominator of coverage and the
 //! axis of the miss ratio), and which pages lead to target pages (the
-//! `perfect` strategy's oracle).
+//! `perfect` strategy's oracle). Walked over the web's [`Topology`] (ids,
+//! no URLs) and written as the simulation's tables `oracle` and
+//! `target_distance`, so no URL of the web is held in memory.
 
 use std::collections::VecDeque;
+use std::path::Path;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{ArrayRef, BooleanArray, Int32Array, RecordBatch, StringArray};
+use datafusion::arrow::array::{ArrayRef, BooleanArray, Int32Array, RecordBatch, StringBuilder};
+use datafusion::arrow::datatypes::SchemaRef;
 
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::store::schema::{ORACLE, TARGET_DISTANCE};
-use crate::webgraph::{Graph, UNREACHABLE};
+use crate::store::{read_columns, rows::column, SegmentWriter};
+use crate::webgraph::{Topology, UrlIds, WebDir, UNREACHABLE};
+
+/// Rows per batch of the oracle's tables.
+const BATCH_ROWS: usize = 65_536;
 
 /// A graph's answers for one target language and set of seeds.
 pub struct Oracle {
@@ -21,14 +29,14 @@ pub struct Oracle {
     pub follow: Vec<bool>,
     /// Target pages the seeds reach.
     pub reachable_targets: usize,
+    is_target: Vec<bool>,
 }
 
 impl Oracle {
-    /// Walks `graph` from `seeds` (page ids) for target language `code`.
-    pub fn new(graph: &Graph, seeds: &[u32], code: &str) -> Self {
-        let n = graph.pages.len();
-        let is_target = |p: u32| graph.is_target(p, code);
-        let (distance, parent) = graph.walk_from(seeds);
+    /// Walks `topology` from `seeds` (page ids).
+    pub fn new(topology: &Topology, seeds: &[u32]) -> Self {
+        let n = topology.len();
+        let (distance, parent) = topology.walk_from(seeds);
         // The target pages a crawler reaches following target pages only.
         let mut by_targets = vec![false; n];
         let mut queue: VecDeque<u32> = seeds.iter().copied().collect();
@@ -36,18 +44,19 @@ impl Oracle {
             by_targets[s as usize] = true;
         }
         while let Some(page) = queue.pop_front() {
-            for dst in graph.next_pages(page) {
-                if is_target(dst) && !by_targets[dst as usize] {
+            for dst in topology.next_pages(page) {
+                if topology.is_target(dst) && !by_targets[dst as usize] {
                     by_targets[dst as usize] = true;
                     queue.push_back(dst);
                 }
             }
         }
         // Every other reachable target page: follow the shortest way to it.
-        let mut follow: Vec<bool> = (0..n as u32).map(is_target).collect();
+        let is_target: Vec<bool> = (0..n as u32).map(|p| topology.is_target(p)).collect();
+        let mut follow = is_target.clone();
         let mut reachable_targets = 0;
         for page in 0..n as u32 {
-            if !is_target(page) || distance[page as usize] == UNREACHABLE {
+            if !is_target[page as usize] || distance[page as usize] == UNREACHABLE {
                 continue;
             }
             reachable_targets += 1;
@@ -61,39 +70,126 @@ impl Oracle {
             distance,
             follow,
             reachable_targets,
+            is_target,
         }
     }
 
-    /// Registers tables `oracle` (url, follow) and `target_distance` (url,
-    /// distance of each reachable target page).
-    pub fn register(&self, engine: &Engine, graph: &Graph, code: &str) -> Result<()> {
-        let urls: Vec<&str> = graph.pages.iter().map(|p| p.url.as_str()).collect();
-        let oracle = batch(
-            &ORACLE,
-            vec![
-                Arc::new(StringArray::from(urls.clone())),
-                Arc::new(BooleanArray::from(self.follow.clone())),
-            ],
-        )?;
-        engine.register_batches("oracle", ORACLE.clone(), vec![oracle])?;
-        let (reached, distances): (Vec<&str>, Vec<i32>) = (0..graph.pages.len() as u32)
-            .filter(|&p| graph.is_target(p, code) && self.distance[p as usize] != UNREACHABLE)
-            .map(|p| (urls[p as usize], self.distance[p as usize] as i32))
-            .unzip();
-        let targets = batch(
-            &TARGET_DISTANCE,
-            vec![
-                Arc::new(StringArray::from(reached)),
-                Arc::new(Int32Array::from(distances)),
-            ],
-        )?;
-        engine.register_batches("target_distance", TARGET_DISTANCE.clone(), vec![targets])
+    /// Writes the tables `oracle` (url, follow: the pages a perfect crawler
+    /// follows links to; the others are left out) and `target_distance`
+    /// (url, distance of each reachable target page) as the segments
+    /// `oracle_dir` and `distance_dir`, streaming the URLs of `web`'s pages.
+    pub fn write(
+        &self,
+        web: &WebDir,
+        ids: &UrlIds,
+        oracle_dir: &Path,
+        distance_dir: &Path,
+    ) -> Result<()> {
+        let flags = |v: Vec<i32>| -> ArrayRef {
+            Arc::new(v.iter().map(|&f| Some(f != 0)).collect::<BooleanArray>())
+        };
+        let numbers = |v: Vec<i32>| -> ArrayRef { Arc::new(Int32Array::from(v)) };
+        let mut follows = TableOut::create(oracle_dir, &ORACLE, flags)?;
+        let mut targets = TableOut::create(distance_dir, &TARGET_DISTANCE, numbers)?;
+        for batch in read_columns(&web.pages(), BATCH_ROWS, &["url"])? {
+            let batch = batch?;
+            let urls = column::<datafusion::arrow::array::StringArray>(&batch, "url")?;
+            for url in urls.iter().flatten() {
+                let Some(id) = ids.get(url).map(|id| id as usize) else {
+                    continue;
+                };
+                if self.follow[id] {
+                    follows.push(url, 1)?;
+                }
+                if self.is_target[id] && self.distance[id] != UNREACHABLE {
+                    targets.push(url, self.distance[id] as i32)?;
+                }
+            }
+        }
+        follows.commit()?;
+        targets.commit()
     }
 }
 
-fn batch(
-    schema: &datafusion::arrow::datatypes::SchemaRef,
-    columns: Vec<ArrayRef>,
-) -> Result<RecordBatch> {
-    RecordBatch::try_new(schema.clone(), columns).map_err(Error::arrow("table oracle"))
+/// Reads `web`'s topology, walks it from `seeds` and writes the oracle's
+/// tables into the simulation `sim`, then registers them;
+/// returns the oracle's counts: (pages, links, reachable target pages).
+pub async fn prepare(
+    engine: &Engine,
+    web: &WebDir,
+    seeds: &[String],
+    code: &str,
+    sim: &super::SimDir,
+) -> Result<(usize, usize, usize)> {
+    let (oracle_dir, distance_dir) = (sim.oracle(), sim.target_distance());
+    let (topology, ids) = Topology::read(web, code)?;
+    let seeds: Vec<u32> = seeds.iter().filter_map(|s| ids.get(s)).collect();
+    if seeds.is_empty() {
+        return Err(Error::Usage(format!(
+            "{}: web.json names no seed that is a page of the graph",
+            web.root().display()
+        )));
+    }
+    let oracle = Oracle::new(&topology, &seeds);
+    let counts = (
+        topology.len(),
+        topology.link_count(),
+        oracle.reachable_targets,
+    );
+    drop(topology);
+    oracle.write(web, &ids, &oracle_dir, &distance_dir)?;
+    engine.register_segment("oracle", &oracle_dir).await?;
+    engine
+        .register_segment("target_distance", &distance_dir)
+        .await?;
+    Ok(counts)
+}
+
+/// One of the oracle's tables, a URL and a number (or flag) per row,
+/// written a batch at a time.
+struct TableOut {
+    writer: SegmentWriter,
+    schema: SchemaRef,
+    urls: StringBuilder,
+    values: Vec<i32>,
+    to_array: fn(Vec<i32>) -> ArrayRef,
+}
+
+impl TableOut {
+    fn create(dir: &Path, schema: &SchemaRef, to_array: fn(Vec<i32>) -> ArrayRef) -> Result<Self> {
+        Ok(TableOut {
+            writer: SegmentWriter::create(dir, schema.clone())?,
+            schema: schema.clone(),
+            urls: StringBuilder::new(),
+            values: Vec::new(),
+            to_array,
+        })
+    }
+
+    fn push(&mut self, url: &str, value: i32) -> Result<()> {
+        self.urls.append_value(url);
+        self.values.push(value);
+        if self.values.len() == BATCH_ROWS {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        if self.values.is_empty() {
+            return Ok(());
+        }
+        let value = (self.to_array)(std::mem::take(&mut self.values));
+        let batch = RecordBatch::try_new(
+            self.schema.clone(),
+            vec![Arc::new(self.urls.finish()), value],
+        )
+        .map_err(Error::arrow("a batch of the oracle"))?;
+        self.writer.write(&batch)
+    }
+
+    fn commit(mut self) -> Result<()> {
+        self.flush()?;
+        self.writer.finish()?.commit().map(|_| ())
+    }
 }

@@ -12,4 +12,4 @@ pub mod segment;
 
 pub use crawl_json::{CrawlConfig, CrawlLimits, StrategyParams};
 pub use layout::{valid_set_name, CrawlDir, Phase, RoundId, RoundRange, CRAWL_DECISION_SET};
-pub use segment::{read_batches, SegmentWriter};
+pub use segment::{read_batches, read_columns, row_count, SegmentWriter};

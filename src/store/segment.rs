@@ -228,23 +228,56 @@ pub fn check_footers(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The rows of a segment, as its files' footers count them.
+pub fn row_count(dir: &Path) -> Result<usize> {
+    let mut rows = 0;
+    for path in part_files(dir)? {
+        let file = File::open(&path).map_err(Error::io(&path))?;
+        let reader =
+            ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| Error::SegmentRead {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+        rows += reader.metadata().file_metadata().num_rows().max(0) as usize;
+    }
+    Ok(rows)
+}
+
 /// Reads a segment in batches of `batch_size` rows, file by file.
 pub fn read_batches(
     dir: &Path,
     batch_size: usize,
 ) -> Result<impl Iterator<Item = Result<RecordBatch>>> {
+    read_columns(dir, batch_size, &[])
+}
+
+/// Reads the columns named `columns` of a segment (all if none are
+/// named) in batches of `batch_size` rows, file by file; the other columns
+/// are not decoded.
+pub fn read_columns(
+    dir: &Path,
+    batch_size: usize,
+    columns: &[&str],
+) -> Result<impl Iterator<Item = Result<RecordBatch>>> {
     let files = part_files(dir)?;
+    let columns: Vec<String> = columns.iter().map(|c| c.to_string()).collect();
     let readers = files.into_iter().map(move |path| {
         let read_error = |e: &dyn std::fmt::Display| Error::SegmentRead {
             path: path.clone(),
             message: e.to_string(),
         };
         let file = File::open(&path).map_err(|e| read_error(&e))?;
-        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        let mut builder = ParquetRecordBatchReaderBuilder::try_new(file)
             .map_err(|e| read_error(&e))?
-            .with_batch_size(batch_size)
-            .build()
-            .map_err(|e| read_error(&e))?;
+            .with_batch_size(batch_size);
+        if !columns.is_empty() {
+            let mask = datafusion::parquet::arrow::ProjectionMask::columns(
+                builder.parquet_schema(),
+                columns.iter().map(String::as_str),
+            );
+            builder = builder.with_projection(mask);
+        }
+        let reader = builder.build().map_err(|e| read_error(&e))?;
         let path = path.clone();
         Ok(reader.map(move |batch| {
             batch.map_err(|e| Error::SegmentRead {

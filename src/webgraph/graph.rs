@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 
+use super::topology::Topology;
+
 /// Marks an unreachable page in distance arrays.
 pub const UNREACHABLE: u32 = u32::MAX;
 
@@ -142,18 +144,16 @@ impl Graph {
             .collect()
     }
 
-    /// The pages a crawler follows on from `page`: its outlinks if it is
-    /// content, its redirect target if it redirects; nothing otherwise.
-    pub fn next_pages(&self, page: u32) -> impl Iterator<Item = u32> + '_ {
-        let p = &self.pages[page as usize];
-        let links = if p.is_content() {
-            self.outlinks(page)
-        } else {
-            &[]
-        };
-        links
-            .iter()
-            .map(|l| l.dst)
-            .chain(p.redirect_to.filter(|_| p.robots_allowed))
+    /// The graph's topology for target language `code`.
+    pub fn topology(&self, code: &str) -> Topology {
+        let mut topology = Topology::default();
+        for (id, p) in self.pages.iter().enumerate() {
+            let redirect = p.redirect_to.filter(|_| p.robots_allowed);
+            topology.push_page(p.is_content(), self.is_target(id as u32, code), redirect);
+        }
+        for page in 0..self.pages.len() as u32 {
+            topology.push_outlinks(page, self.outlinks(page).iter().map(|l| l.dst));
+        }
+        topology
     }
 }

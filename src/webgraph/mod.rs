@@ -10,11 +10,13 @@
 //!
 //! The Parquet schemas are `store::schema::WEB_PAGES` and `WEB_LINKS`,
 //! beside the crawl's. This module holds the directory ([`WebDir`]) and
-//! `web.json` ([`WebInfo`]); `graph` is the graph in memory, `walk` the
-//! walks over it, `write` and `read` its Parquet form.
+//! `web.json` ([`WebInfo`]); `graph` is the graph in memory, `topology`
+//! its shape as ids (what `walk` walks, read without the URLs for webs
+//! too large for memory), `write` and `read` its Parquet form.
 
 mod graph;
 mod read;
+mod topology;
 mod walk;
 mod write;
 
@@ -29,6 +31,8 @@ use crate::store::crawl_json::{read_json, write_json};
 use crate::store::schema::{WEB_LINKS, WEB_PAGES};
 
 pub use graph::{Anchor, Graph, GraphHost, GraphLink, GraphPage, UNREACHABLE};
+pub use topology::{Topology, UrlIds};
+pub use write::{LinkRow, LinksWriter, PageRow, PagesWriter};
 
 /// Rows per Parquet batch written and read.
 const BATCH_ROWS: usize = 65_536;
@@ -201,10 +205,8 @@ mod tests {
         )
     }
 
-    #[test]
-    fn a_graph_reads_back_as_written() {
-        let tmp = tempfile::tempdir().unwrap();
-        let graph = small_graph();
+    /// `graph` written as the web `dir/web`, and its web.json.
+    fn written(graph: &Graph, dir: &Path) -> (WebDir, WebInfo) {
         let info = WebInfo {
             target_lang: "jpn".into(),
             seeds: vec!["http://a.jp/".into()],
@@ -213,8 +215,16 @@ mod tests {
             links: graph.link_count(),
             stats: Vec::new(),
         };
-        let web = WebDir::create(tmp.path().join("web")).unwrap();
-        web.write(&graph, &info).unwrap();
+        let web = WebDir::create(dir.join("web")).unwrap();
+        web.write(graph, &info).unwrap();
+        (web, info)
+    }
+
+    #[test]
+    fn a_graph_reads_back_as_written() {
+        let tmp = tempfile::tempdir().unwrap();
+        let graph = small_graph();
+        let (web, info) = written(&graph, tmp.path());
         let web = WebDir::open(web.root()).unwrap();
         assert_eq!(web.info().unwrap(), info);
         let back = web.read().unwrap();
@@ -226,5 +236,20 @@ mod tests {
             assert_eq!(back.outlinks(page), graph.outlinks(page));
         }
         assert!(WebDir::create(web.root()).is_err(), "not empty");
+    }
+
+    #[test]
+    fn the_topology_read_without_urls_is_the_graphs() {
+        let tmp = tempfile::tempdir().unwrap();
+        let graph = small_graph();
+        let (web, _) = written(&graph, tmp.path());
+        let (topology, ids) = Topology::read(&web, "jpn").unwrap();
+        assert_eq!(topology, graph.topology("jpn"));
+        assert_eq!(ids.get("http://b.jp/p/1.html"), Some(2));
+        assert_eq!(ids.get("http://c.jp/"), None);
+        // The home page leads on through the redirect to the page it names.
+        let (distance, _) = topology.walk_from(&[0]);
+        assert_eq!(distance, vec![0, 1, 2, 3]);
+        assert_eq!(topology.nearest_target_distances(), vec![UNREACHABLE, 2]);
     }
 }

@@ -1,18 +1,19 @@
-//! Walks over a web graph as a crawler follows it
-//! ([`Graph::next_pages`]): hops from a set of sources, and each target
+//! Walks over a web graph's topology as a crawler follows it
+//! ([`Topology::next_pages`]): hops from a set of sources, and each target
 //! page's distance from the nearest other (Tamura §3.3).
 
 use std::collections::VecDeque;
 
-use super::graph::{Graph, UNREACHABLE};
+use super::graph::UNREACHABLE;
+use super::topology::Topology;
 
-impl Graph {
+impl Topology {
     /// Hops from the nearest of `sources` to every page, as a crawler walks
     /// ([`next_pages`](Self::next_pages)), and the page each was first
     /// reached from; [`UNREACHABLE`] where none leads.
     pub fn walk_from(&self, sources: &[u32]) -> (Vec<u32>, Vec<u32>) {
-        let mut distance = vec![UNREACHABLE; self.pages.len()];
-        let mut parent = vec![UNREACHABLE; self.pages.len()];
+        let mut distance = vec![UNREACHABLE; self.len()];
+        let mut parent = vec![UNREACHABLE; self.len()];
         let mut queue = VecDeque::new();
         for &s in sources {
             if distance[s as usize] == UNREACHABLE {
@@ -32,14 +33,14 @@ impl Graph {
         (distance, parent)
     }
 
-    /// For every page in language `code`, the hops from the nearest other
-    /// page in that language (Tamura §3.3, Fig. 2): 1 if one links to it,
-    /// more if the way passes through pages in other languages.
-    pub fn nearest_target_distances(&self, code: &str) -> Vec<u32> {
+    /// For every target page, the hops from the nearest other target page
+    /// (Tamura §3.3, Fig. 2): 1 if one links to it, more if the way passes
+    /// through pages in other languages.
+    pub fn nearest_target_distances(&self) -> Vec<u32> {
         let reverse = self.reverse_adjacency();
-        let mut seen = vec![u32::MAX; self.pages.len()];
+        let mut seen = vec![u32::MAX; self.len()];
         let mut distances = Vec::new();
-        for v in (0..self.pages.len() as u32).filter(|&v| self.is_target(v, code)) {
+        for v in (0..self.len() as u32).filter(|&v| self.is_target(v)) {
             // Backwards from v, level by level, until a page in the language.
             let mut frontier = vec![v];
             seen[v as usize] = v;
@@ -49,7 +50,7 @@ impl Graph {
                 let mut next = Vec::new();
                 for &page in &frontier {
                     for &src in reverse.predecessors(page) {
-                        if self.is_target(src, code) && src != v {
+                        if self.is_target(src) && src != v {
                             break 'search Some(depth);
                         }
                         if seen[src as usize] != v {
@@ -69,8 +70,8 @@ impl Graph {
     }
 
     fn reverse_adjacency(&self) -> Reverse {
-        let mut counts = vec![0u32; self.pages.len() + 1];
-        for page in 0..self.pages.len() as u32 {
+        let mut counts = vec![0u32; self.len() + 1];
+        for page in 0..self.len() as u32 {
             for dst in self.next_pages(page) {
                 counts[dst as usize + 1] += 1;
             }
@@ -80,7 +81,7 @@ impl Graph {
         }
         let mut fill = counts.clone();
         let mut sources = vec![0u32; *counts.last().unwrap_or(&0) as usize];
-        for page in 0..self.pages.len() as u32 {
+        for page in 0..self.len() as u32 {
             for dst in self.next_pages(page) {
                 sources[fill[dst as usize] as usize] = page;
                 fill[dst as usize] += 1;

@@ -1,103 +1,223 @@
-//! Writing a web graph's Parquet form: the pages and links of a graph in
-//! memory (the generator's), or of queries (`graph export`'s), each into a
-//! temp folder renamed into place when complete.
+//! Writing a web graph's Parquet form: rows streamed a batch at a time
+//! (the generator's), the pages and links of a graph in memory, or of
+//! queries (`graph export`'s), each into a temp folder renamed into place
+//! when complete.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{ArrayRef, BooleanArray, Int32Array, RecordBatch, StringArray};
+use datafusion::arrow::array::{
+    ArrayRef, BooleanBuilder, Int32Builder, RecordBatch, StringBuilder,
+};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::dataframe::DataFrame;
 
-use super::graph::{Graph, GraphLink, GraphPage};
+use super::graph::{Anchor, Graph, GraphHost};
 use super::BATCH_ROWS;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::store::schema::{WEB_LINKS, WEB_PAGES};
 use crate::store::SegmentWriter;
 
-fn strings(values: impl Iterator<Item = Option<String>>) -> ArrayRef {
-    Arc::new(values.collect::<StringArray>())
+/// One row of a web's pages.
+pub struct PageRow<'a> {
+    pub url: &'a str,
+    pub host: &'a GraphHost,
+    pub dir: &'a str,
+    /// `None` unless the page answers 200.
+    pub lang: Option<&'a str>,
+    /// `None` for a page never fetched.
+    pub status: Option<u16>,
+    pub redirect_to: Option<&'a str>,
+    pub robots_allowed: bool,
+}
+
+/// One row of a web's links.
+pub struct LinkRow<'a> {
+    pub src_url: &'a str,
+    pub src_host: &'a str,
+    pub dst_url: &'a str,
+    pub dst_host: &'a GraphHost,
+    pub dst_dir: &'a str,
+    pub anchor: &'a Anchor,
+}
+
+/// Writes a segment of rows a batch at a time (temp folder, renamed into
+/// place by [`commit`](RowsOut::commit)), so a web of any size streams out.
+struct RowsOut {
+    writer: SegmentWriter,
+    schema: SchemaRef,
+    rows: usize,
+}
+
+impl RowsOut {
+    fn create(dir: &Path, schema: &SchemaRef) -> Result<Self> {
+        Ok(RowsOut {
+            writer: SegmentWriter::create(dir, schema.clone())?,
+            schema: schema.clone(),
+            rows: 0,
+        })
+    }
+
+    /// Counts a row; true when a batch is full.
+    fn added(&mut self) -> bool {
+        self.rows += 1;
+        self.rows % BATCH_ROWS == 0
+    }
+
+    fn write(&mut self, columns: Vec<ArrayRef>) -> Result<()> {
+        let batch = RecordBatch::try_new(self.schema.clone(), columns)
+            .map_err(Error::arrow("a batch of a web graph"))?;
+        if batch.num_rows() > 0 {
+            self.writer.write(&batch)?;
+        }
+        Ok(())
+    }
+
+    fn commit(self) -> Result<usize> {
+        self.writer.finish()?.commit()?;
+        Ok(self.rows)
+    }
+}
+
+fn finish_all(builders: &mut [&mut StringBuilder]) -> Vec<ArrayRef> {
+    builders
+        .iter_mut()
+        .map(|b| Arc::new(b.finish()) as ArrayRef)
+        .collect()
+}
+
+/// Streams page rows into a web's `pages/`.
+pub struct PagesWriter {
+    out: RowsOut,
+    text: [StringBuilder; 7],
+    status: Int32Builder,
+    robots: BooleanBuilder,
+}
+
+impl PagesWriter {
+    pub fn create(dir: &Path) -> Result<Self> {
+        Ok(PagesWriter {
+            out: RowsOut::create(dir, &WEB_PAGES)?,
+            text: Default::default(),
+            status: Int32Builder::new(),
+            robots: BooleanBuilder::new(),
+        })
+    }
+
+    pub fn push(&mut self, row: &PageRow) -> Result<()> {
+        let [url, host, domain, tld, dir, lang, redirect] = &mut self.text;
+        url.append_value(row.url);
+        host.append_value(&row.host.name);
+        domain.append_value(&row.host.domain);
+        tld.append_value(&row.host.tld);
+        dir.append_value(row.dir);
+        lang.append_option(row.lang);
+        redirect.append_option(row.redirect_to);
+        self.status.append_option(row.status.map(i32::from));
+        self.robots.append_value(row.robots_allowed);
+        if self.out.added() {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        let [url, host, domain, tld, dir, lang, redirect] = &mut self.text;
+        let mut columns = finish_all(&mut [url, host, domain, tld, dir, lang]);
+        columns.push(Arc::new(self.status.finish()));
+        columns.push(Arc::new(redirect.finish()));
+        columns.push(Arc::new(self.robots.finish()));
+        self.out.write(columns)
+    }
+
+    /// Writes the last batch and renames the segment into place; returns
+    /// the rows written.
+    pub fn commit(mut self) -> Result<usize> {
+        self.flush()?;
+        self.out.commit()
+    }
+}
+
+/// Streams link rows into a web's `links/`.
+pub struct LinksWriter {
+    out: RowsOut,
+    text: [StringBuilder; 11],
+}
+
+impl LinksWriter {
+    pub fn create(dir: &Path) -> Result<Self> {
+        Ok(LinksWriter {
+            out: RowsOut::create(dir, &WEB_LINKS)?,
+            text: Default::default(),
+        })
+    }
+
+    pub fn push(&mut self, row: &LinkRow) -> Result<()> {
+        let [src_url, src_host, dst_url, dst_host, domain, tld, dir, anchor, lang, kind, hreflang] =
+            &mut self.text;
+        src_url.append_value(row.src_url);
+        src_host.append_value(row.src_host);
+        dst_url.append_value(row.dst_url);
+        dst_host.append_value(&row.dst_host.name);
+        domain.append_value(&row.dst_host.domain);
+        tld.append_value(&row.dst_host.tld);
+        dir.append_value(row.dst_dir);
+        anchor.append_value(&row.anchor.text);
+        lang.append_value(&row.anchor.lang);
+        kind.append_value(&row.anchor.kind);
+        hreflang.append_option(row.anchor.hreflang.as_deref());
+        if self.out.added() {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        let columns = finish_all(&mut self.text.each_mut());
+        self.out.write(columns)
+    }
+
+    /// Writes the last batch and renames the segment into place; returns
+    /// the rows written.
+    pub fn commit(mut self) -> Result<usize> {
+        self.flush()?;
+        self.out.commit()
+    }
 }
 
 pub(super) fn write_pages(graph: &Graph, dir: &Path) -> Result<()> {
-    let mut writer = SegmentWriter::create(dir, WEB_PAGES.clone())?;
-    for chunk in graph.pages.chunks(BATCH_ROWS) {
-        let host = |p: &GraphPage| &graph.hosts[p.host as usize];
-        let columns: Vec<ArrayRef> = vec![
-            strings(chunk.iter().map(|p| Some(p.url.clone()))),
-            strings(chunk.iter().map(|p| Some(host(p).name.clone()))),
-            strings(chunk.iter().map(|p| Some(host(p).domain.clone()))),
-            strings(chunk.iter().map(|p| Some(host(p).tld.clone()))),
-            strings(chunk.iter().map(|p| Some(p.dir.clone()))),
-            strings(
-                chunk
-                    .iter()
-                    .map(|p| p.lang.map(|l| graph.langs[l as usize].clone())),
-            ),
-            Arc::new(
-                chunk
-                    .iter()
-                    .map(|p| p.status.map(i32::from))
-                    .collect::<Int32Array>(),
-            ),
-            strings(
-                chunk
-                    .iter()
-                    .map(|p| p.redirect_to.map(|t| graph.pages[t as usize].url.clone())),
-            ),
-            Arc::new(
-                chunk
-                    .iter()
-                    .map(|p| Some(p.robots_allowed))
-                    .collect::<BooleanArray>(),
-            ),
-        ];
-        let batch = RecordBatch::try_new(WEB_PAGES.clone(), columns)
-            .map_err(Error::arrow("a batch of web pages"))?;
-        writer.write(&batch)?;
+    let mut writer = PagesWriter::create(dir)?;
+    for p in &graph.pages {
+        writer.push(&PageRow {
+            url: &p.url,
+            host: &graph.hosts[p.host as usize],
+            dir: &p.dir,
+            lang: p.lang.map(|l| graph.langs[l as usize].as_str()),
+            status: p.status,
+            redirect_to: p.redirect_to.map(|t| graph.pages[t as usize].url.as_str()),
+            robots_allowed: p.robots_allowed,
+        })?;
     }
-    writer.finish()?.commit().map(|_| ())
+    writer.commit().map(|_| ())
 }
 
 pub(super) fn write_links(graph: &Graph, dir: &Path) -> Result<()> {
-    let mut writer = SegmentWriter::create(dir, WEB_LINKS.clone())?;
-    let mut rows: Vec<(u32, GraphLink)> = Vec::with_capacity(BATCH_ROWS);
-    let flush = |rows: &mut Vec<(u32, GraphLink)>, writer: &mut SegmentWriter| -> Result<()> {
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let page = |id: u32| &graph.pages[id as usize];
-        let host = |id: u32| &graph.hosts[page(id).host as usize];
-        let anchor = |l: &GraphLink| &graph.anchors[l.anchor as usize];
-        let columns: Vec<ArrayRef> = vec![
-            strings(rows.iter().map(|(s, _)| Some(page(*s).url.clone()))),
-            strings(rows.iter().map(|(s, _)| Some(host(*s).name.clone()))),
-            strings(rows.iter().map(|(_, l)| Some(page(l.dst).url.clone()))),
-            strings(rows.iter().map(|(_, l)| Some(host(l.dst).name.clone()))),
-            strings(rows.iter().map(|(_, l)| Some(host(l.dst).domain.clone()))),
-            strings(rows.iter().map(|(_, l)| Some(host(l.dst).tld.clone()))),
-            strings(rows.iter().map(|(_, l)| Some(page(l.dst).dir.clone()))),
-            strings(rows.iter().map(|(_, l)| Some(anchor(l).text.clone()))),
-            strings(rows.iter().map(|(_, l)| Some(anchor(l).lang.clone()))),
-            strings(rows.iter().map(|(_, l)| Some(anchor(l).kind.clone()))),
-            strings(rows.iter().map(|(_, l)| anchor(l).hreflang.clone())),
-        ];
-        let batch = RecordBatch::try_new(WEB_LINKS.clone(), columns)
-            .map_err(Error::arrow("a batch of web links"))?;
-        rows.clear();
-        writer.write(&batch)
-    };
-    for src in 0..graph.pages.len() as u32 {
-        for link in graph.outlinks(src) {
-            rows.push((src, *link));
-            if rows.len() == BATCH_ROWS {
-                flush(&mut rows, &mut writer)?;
-            }
+    let mut writer = LinksWriter::create(dir)?;
+    for (src, page) in graph.pages.iter().enumerate() {
+        for link in graph.outlinks(src as u32) {
+            let dst = &graph.pages[link.dst as usize];
+            writer.push(&LinkRow {
+                src_url: &page.url,
+                src_host: &graph.hosts[page.host as usize].name,
+                dst_url: &dst.url,
+                dst_host: &graph.hosts[dst.host as usize],
+                dst_dir: &dst.dir,
+                anchor: &graph.anchors[link.anchor as usize],
+            })?;
         }
     }
-    flush(&mut rows, &mut writer)?;
-    writer.finish()?.commit().map(|_| ())
+    writer.commit().map(|_| ())
 }
 
 /// Writes the rows of `df`, cast to `schema`, as the segment `dir`; returns

@@ -1,7 +1,7 @@
 //! `websim generate`: write a calibrated web to a web directory and measure
 //! what was achieved against what was aimed at — the shares by SQL over the
 //! written graph (`sql/reports/web_stats.sql`), the distances between nearest
-//! target pages by a walk over the graph in memory.
+//! target pages by a walk over its topology.
 
 use std::path::Path;
 
@@ -12,7 +12,7 @@ use crate::engine::{Engine, Params};
 use crate::error::Result;
 use crate::lang::TargetLang;
 use crate::store::rows::{column, utf8_column};
-use crate::webgraph::{Graph, Statistic, WebDir, WebInfo, UNREACHABLE};
+use crate::webgraph::{Statistic, Topology, WebDir, WebInfo, UNREACHABLE};
 
 /// The aims of `sql/reports/web_stats.sql`'s rows, in its order.
 const SHARE_AIMS: [f64; 9] = [
@@ -39,22 +39,22 @@ pub async fn generate_into(
     out: &Path,
 ) -> Result<WebInfo> {
     let web = WebDir::create(out)?;
-    let (graph, seeds) = calibrated::generate(spec);
+    let generated = calibrated::generate_into(spec, &web)?;
     let mut info = WebInfo {
         target_lang: target.code().to_string(),
-        seeds,
+        seeds: generated.seeds,
         made_by: format!(
             "langcrawl websim generate --lang {} --pages {} --seed {}",
             target.code(),
             spec.pages,
             spec.seed
         ),
-        pages: graph.pages.len(),
-        links: graph.link_count(),
+        pages: generated.pages,
+        links: generated.links,
         stats: Vec::new(),
     };
-    web.write(&graph, &info)?;
-    info.stats = measure(engine, &web, &graph, target).await?;
+    web.save_info(&info)?;
+    info.stats = measure(engine, &web, &generated.topology, target).await?;
     web.save_info(&info)?;
     Ok(info)
 }
@@ -64,7 +64,7 @@ pub async fn generate_into(
 pub async fn measure(
     engine: &Engine,
     web: &WebDir,
-    graph: &Graph,
+    topology: &Topology,
     target: &TargetLang,
 ) -> Result<Vec<Statistic>> {
     engine.register_segment("web_pages", &web.pages()).await?;
@@ -85,15 +85,15 @@ pub async fn measure(
             });
         }
     }
-    stats.extend(distance_stats(graph, target.code()));
+    stats.extend(distance_stats(topology));
     Ok(stats)
 }
 
 /// Tamura §3.3: most target pages are one hop from another target page,
 /// fewer and fewer further away, up to about ten.
-fn distance_stats(graph: &Graph, code: &str) -> Vec<Statistic> {
-    let distances: Vec<u32> = graph
-        .nearest_target_distances(code)
+fn distance_stats(topology: &Topology) -> Vec<Statistic> {
+    let distances: Vec<u32> = topology
+        .nearest_target_distances()
         .into_iter()
         .filter(|&d| d != UNREACHABLE)
         .collect();

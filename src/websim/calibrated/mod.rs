@@ -14,15 +14,17 @@
 //! language (Chan & Yamana).
 //!
 //! This module holds the plan of a web (kinds of server, the generator's
-//! state) and the aims; `servers` draws the servers, their hosts and pages,
-//! `links` the links and their anchors.
+//! state, a few bytes a page: no URL is kept) and the aims; `servers`
+//! draws the servers, their hosts and pages, `links` the links and their
+//! anchors, `output` streams the pages and links into a web directory.
 
 mod links;
+mod output;
 mod servers;
 
-use super::corpus::LANGS;
 use super::rng::Rng;
-use crate::webgraph::{Anchor, Graph, GraphHost, GraphLink, GraphPage};
+use crate::error::Result;
+use crate::webgraph::{Anchor, GraphHost, Topology, WebDir};
 
 /// What the generator aims at (Tamura §2.3 and Table 4).
 pub mod aims {
@@ -81,19 +83,34 @@ struct Server {
     pages: u32,
 }
 
-/// Generates a calibrated web graph; the same spec gives the same graph.
-pub fn generate(spec: CalibratedSpec) -> (Graph, Vec<String>) {
-    Generator::new(spec).run()
+/// What generating a web gave: its topology (for the statistics that walk
+/// it), its seeds, and how many pages and links were written.
+pub struct Generated {
+    pub topology: Topology,
+    pub seeds: Vec<String>,
+    pub pages: usize,
+    pub links: usize,
+}
+
+/// Generates a calibrated web graph into `web`'s pages and links, a batch
+/// at a time; the same spec gives the same graph.
+pub fn generate_into(spec: CalibratedSpec, web: &WebDir) -> Result<Generated> {
+    Generator::new(spec).run(web)
 }
 
 struct Generator {
     spec: CalibratedSpec,
     rng: Rng,
     servers: Vec<Server>,
+    hosts: Vec<GraphHost>,
     /// Server of each page.
     server_of: Vec<u32>,
     /// `corpus::LANGS` index of each page's language.
     page_lang: Vec<usize>,
+    /// HTTP status of each page, and the page a redirect leads to
+    /// (`UNREACHABLE` if none).
+    status: Vec<u16>,
+    redirect: Vec<u32>,
     content: Vec<bool>,
     /// Content pages of each server: `[other languages, target]`.
     server_content: Vec<[Vec<u32>; 2]>,
@@ -114,7 +131,10 @@ impl Generator {
             spec,
             rng: Rng::new(&[spec.seed, spec.target as u64, spec.pages as u64, 5]),
             servers: Vec::new(),
+            hosts: Vec::new(),
             server_of: Vec::new(),
+            status: Vec::new(),
+            redirect: Vec::new(),
             page_lang: Vec::new(),
             content: Vec::new(),
             hidden: Vec::new(),
@@ -125,23 +145,25 @@ impl Generator {
         }
     }
 
-    fn run(mut self) -> (Graph, Vec<String>) {
+    fn run(mut self, web: &WebDir) -> Result<Generated> {
         self.plan_servers();
         self.anchor_pool = links::anchor_pool();
         let on_cctld = self.target_servers_on_cctld();
-        let hosts: Vec<GraphHost> = (0..self.servers.len())
+        self.hosts = (0..self.servers.len())
             .map(|s| self.host(s, on_cctld[s]))
             .collect();
-        let mut pages = Vec::with_capacity(self.spec.pages);
-        for (s, host) in hosts.iter().enumerate() {
-            self.add_server_pages(s, host, &mut pages);
+        for s in 0..self.servers.len() {
+            self.add_server_pages(s);
         }
-        let outlinks: Vec<Vec<GraphLink>> =
-            (0..pages.len() as u32).map(|p| self.outlinks(p)).collect();
-        let seeds = self.seeds(&pages);
-        let langs = LANGS.iter().map(|l| l.code.to_string()).collect();
-        let anchors = std::mem::take(&mut self.anchor_pool);
-        (Graph::new(hosts, pages, langs, anchors, outlinks), seeds)
+        let mut topology = Topology::default();
+        let pages = self.write_pages(&web.pages(), &mut topology)?;
+        let links = self.write_links(&web.links(), &mut topology)?;
+        Ok(Generated {
+            topology,
+            seeds: self.seeds(),
+            pages,
+            links,
+        })
     }
 
     fn target(&self) -> usize {
@@ -154,7 +176,7 @@ impl Generator {
 
     /// Front pages (in the target language) of the three largest target
     /// servers, as Tamura seeded from three Thai servers.
-    fn seeds(&self, pages: &[GraphPage]) -> Vec<String> {
+    fn seeds(&self) -> Vec<String> {
         let mut servers: Vec<&Server> = self
             .servers
             .iter()
@@ -164,7 +186,7 @@ impl Generator {
         servers
             .into_iter()
             .take(3)
-            .map(|s| pages[s.first as usize].url.clone())
+            .map(|s| self.page_url(s.first).0)
             .collect()
     }
 }
@@ -183,20 +205,58 @@ fn target_fraction(kind: Kind) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::webgraph::Graph;
     use crate::websim::corpus;
+
+    /// A calibrated web of `pages` in `lang` written under `dir/name`, read
+    /// back, and what generating it gave.
+    fn generated(
+        lang: &str,
+        pages: usize,
+        dir: &std::path::Path,
+        name: &str,
+    ) -> (Graph, Generated) {
+        let spec = CalibratedSpec {
+            target: corpus::lang_index(lang).unwrap(),
+            pages,
+            seed: 3,
+        };
+        let web = WebDir::create(dir.join(name)).unwrap();
+        let generated = generate_into(spec, &web).unwrap();
+        (web.read().unwrap(), generated)
+    }
 
     #[test]
     fn generation_is_deterministic() {
-        let spec = CalibratedSpec {
-            target: corpus::lang_index("tha").unwrap(),
-            pages: 2_000,
-            seed: 3,
-        };
-        let (a, seeds_a) = generate(spec);
-        let (b, seeds_b) = generate(spec);
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, generated_a) = generated("tha", 2_000, tmp.path(), "a");
+        let (b, generated_b) = generated("tha", 2_000, tmp.path(), "b");
         assert_eq!(a.pages, b.pages);
-        assert_eq!(seeds_a, seeds_b);
+        assert_eq!(generated_a.seeds, generated_b.seeds);
         assert_eq!(a.link_count(), b.link_count());
-        assert_eq!(seeds_a.len(), 3);
+        assert_eq!(generated_a.links, a.link_count());
+        assert_eq!(generated_a.seeds.len(), 3);
+        // The topology built while writing is the written graph's.
+        assert_eq!(generated_a.topology, a.topology("tha"));
+    }
+
+    #[test]
+    fn page_urls_have_the_parts_a_crawl_gives_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (graph, _) = generated("jpn", 3_000, tmp.path(), "web");
+        let mut dirs = std::collections::HashSet::new();
+        for page in &graph.pages {
+            let url = crate::urls::normalize(&page.url).unwrap();
+            assert_eq!(url.as_str(), page.url, "generated URLs are normalized");
+            let parts = crate::urls::parts(&url);
+            assert_eq!(parts.dir, page.dir);
+            assert_eq!(parts.host, graph.hosts[page.host as usize].name);
+            dirs.insert(page.dir.clone());
+        }
+        assert!(dirs.iter().any(|d| d.ends_with("/p/")));
+        assert!(
+            dirs.iter().any(|d| d.matches('/').count() == 1),
+            "home pages"
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! status, redirects, pages robots.txt keeps out.
 
 use super::{aims, target_fraction, Generator, Kind, Server, HIDDEN_SECTION};
-use crate::webgraph::{GraphHost, GraphPage};
+use crate::webgraph::{GraphHost, UNREACHABLE};
 use crate::websim::corpus::{self, GENERIC_TLDS, LANGS};
 use crate::websim::rng::Rng;
 
@@ -159,12 +159,10 @@ impl Generator {
         }
     }
 
-    pub(super) fn add_server_pages(
-        &mut self,
-        s: usize,
-        host: &GraphHost,
-        pages: &mut Vec<GraphPage>,
-    ) {
+    /// Plans the pages of server `s`: language, status, redirect, whether
+    /// robots.txt keeps them out; their URLs are made when written
+    /// ([`page_url`](Generator::page_url)).
+    pub(super) fn add_server_pages(&mut self, s: usize) {
         let server = &self.servers[s];
         let (kind, first, count) = (server.kind, server.first, server.pages);
         let mut rng = Rng::new(&[self.spec.seed, s as u64, 7]);
@@ -181,10 +179,12 @@ impl Generator {
                 _ => 200,
             })
             .collect();
+        if self.server_content.len() <= s {
+            self.server_content.resize_with(s + 1, Default::default);
+        }
         for j in 0..count {
             let id = first + j;
             let private = robots && j % 10 == 7 && statuses[j as usize] == 200 && !fixed(j);
-            let path = self.path(kind, j, langs[j as usize], private);
             let status = statuses[j as usize];
             let redirect_to = (status == 301).then(|| {
                 let k = (1..count)
@@ -194,23 +194,11 @@ impl Generator {
                 first + k
             });
             let content = status == 200 && !private;
-            let url = format!("http://{}{path}", host.name);
-            let dir = crate::urls::parts(&url::Url::parse(&url).expect("generated URLs parse")).dir;
-            pages.push(GraphPage {
-                url,
-                host: s as u32,
-                dir,
-                lang: (status == 200).then_some(langs[j as usize] as u16),
-                status: Some(status),
-                redirect_to,
-                robots_allowed: !private,
-            });
             self.server_of.push(s as u32);
             self.page_lang.push(langs[j as usize]);
+            self.status.push(status);
+            self.redirect.push(redirect_to.unwrap_or(UNREACHABLE));
             self.content.push(content);
-            if self.server_content.len() <= s {
-                self.server_content.resize_with(s + 1, Default::default);
-            }
             if content {
                 let target = usize::from(langs[j as usize] == self.target());
                 self.server_content[s][target].push(id);
@@ -225,6 +213,21 @@ impl Generator {
                 self.visible_targets.push(id);
             }
         }
+    }
+
+    /// The URL of page `id`, and its top-level directory.
+    pub(super) fn page_url(&self, id: u32) -> (String, String) {
+        let s = self.server_of[id as usize] as usize;
+        let server = &self.servers[s];
+        let j = id - server.first;
+        // A page that answers 200 but is not content is one robots.txt keeps out.
+        let private = self.status[id as usize] == 200 && !self.content[id as usize];
+        let path = self.path(server.kind, j, self.page_lang[id as usize], private);
+        let host = &self.hosts[s].name;
+        (
+            format!("http://{host}{path}"),
+            crate::urls::top_dir(host, &path),
+        )
     }
 
     fn lang_of(&self, kind: Kind, j: u32) -> usize {
