@@ -79,6 +79,12 @@ impl SimDir {
         self.root.join("seeds.txt")
     }
 
+    /// Marks the folder as a simulation's from its start, so that a
+    /// simulation stopped half way is replaced by the next.
+    fn marker(&self) -> PathBuf {
+        self.root.join(".langcrawl-simulation")
+    }
+
     /// True if `root` holds a simulation's tables.
     pub fn is_simulation(root: &Path) -> bool {
         SimDir::new(root).metrics().is_dir()
@@ -95,14 +101,17 @@ pub async fn run(
     let web = WebDir::open(&options.web)?;
     let info = web.info()?;
     let target = TargetLang::parse(&info.target_lang)?;
-    let sim = prepare_out(&options.out, &info.seeds)?;
-    let (pages, links, reachable_targets) =
-        oracle::prepare(engine, &web, &info.seeds, target.code(), &sim).await?;
+    let walked = oracle::walk(&web, &info.seeds, target.code())?;
     log(format!(
-        "simulate: {pages} pages, {links} links, {reachable_targets} target pages reachable \
-         from {} seeds",
+        "simulate: {} pages, {} links, {} target pages reachable from {} seeds",
+        walked.pages,
+        walked.links,
+        walked.reachable_targets(),
         info.seeds.len()
     ));
+    let reachable_targets = walked.reachable_targets();
+    let sim = prepare_out(&options.out, &info.seeds)?;
+    oracle::register(engine, &web, walked, &sim).await?;
     engine.register_segment("web_pages", &web.pages()).await?;
     engine.register_segment("web_links", &web.links()).await?;
 
@@ -144,8 +153,8 @@ fn prepare_out(out: &Path, seeds: &[String]) -> Result<SimDir> {
             .map_err(Error::io(out))?
             .next()
             .is_none();
-        // An unfinished simulation has its seeds file but no tables yet.
-        let started = SimDir::new(out).seeds_file().is_file();
+        // An unfinished simulation has its marker but no tables yet.
+        let started = SimDir::new(out).marker().is_file();
         if !empty && !started && !SimDir::is_simulation(out) {
             return Err(Error::Usage(format!(
                 "{} exists and is not a simulation; give another -o DIR",
@@ -156,6 +165,7 @@ fn prepare_out(out: &Path, seeds: &[String]) -> Result<SimDir> {
     }
     std::fs::create_dir_all(out).map_err(Error::io(out))?;
     let sim = SimDir::new(out);
+    std::fs::write(sim.marker(), "").map_err(Error::io(sim.marker()))?;
     let path = sim.seeds_file();
     std::fs::write(&path, seeds.join("\n") + "\n").map_err(Error::io(&path))?;
     Ok(sim)
@@ -302,4 +312,32 @@ pub async fn final_table(engine: &Engine, sim: &SimDir) -> Result<Vec<RecordBatc
         .await?;
     let df = engine.query_file("sim/final.sql", &Params::new()).await?;
     engine.collect(df).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_simulation_started_or_finished_is_replaced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let seeds = ["http://a.th/".to_string()];
+        // Someone's folder that happens to hold a seeds.txt stays as it is.
+        let theirs = tmp.path().join("project");
+        std::fs::create_dir_all(&theirs).unwrap();
+        std::fs::write(theirs.join("seeds.txt"), "mine").unwrap();
+        let refused = prepare_out(&theirs, &seeds).err().unwrap().to_string();
+        assert!(refused.contains("is not a simulation"), "{refused}");
+        assert_eq!(std::fs::read_to_string(theirs.join("seeds.txt")).unwrap(), "mine");
+        // A simulation stopped before its tables were written is replaced.
+        let out = tmp.path().join("sim");
+        let sim = prepare_out(&out, &seeds).unwrap();
+        std::fs::create_dir_all(sim.crawl("bfs").join("00001")).unwrap();
+        let again = prepare_out(&out, &seeds).unwrap();
+        assert!(!again.crawl("bfs").exists());
+        assert_eq!(
+            std::fs::read_to_string(out.join("seeds.txt")).unwrap(),
+            "http://a.th/\n"
+        );
+    }
 }

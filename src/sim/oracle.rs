@@ -91,6 +91,8 @@ impl Oracle {
         let numbers = |v: Vec<i32>| -> ArrayRef { Arc::new(Int32Array::from(v)) };
         let mut follows = TableOut::create(oracle_dir, &ORACLE, flags)?;
         let mut targets = TableOut::create(distance_dir, &TARGET_DISTANCE, numbers)?;
+        // A URL listed twice in the pages is written once.
+        let mut written = vec![false; self.follow.len()];
         for batch in read_columns(&web.pages(), BATCH_ROWS, &["url"])? {
             let batch = batch?;
             let urls = column::<datafusion::arrow::array::StringArray>(&batch, "url")?;
@@ -98,6 +100,9 @@ impl Oracle {
                 let Some(id) = ids.get(url).map(|id| id as usize) else {
                     continue;
                 };
+                if std::mem::replace(&mut written[id], true) {
+                    continue;
+                }
                 if self.follow[id] {
                     follows.push(url, 1)?;
                 }
@@ -111,17 +116,25 @@ impl Oracle {
     }
 }
 
-/// Reads `web`'s topology, walks it from `seeds` and writes the oracle's
-/// tables into the simulation `sim`, then registers them;
-/// returns the oracle's counts: (pages, links, reachable target pages).
-pub async fn prepare(
-    engine: &Engine,
-    web: &WebDir,
-    seeds: &[String],
-    code: &str,
-    sim: &super::SimDir,
-) -> Result<(usize, usize, usize)> {
-    let (oracle_dir, distance_dir) = (sim.oracle(), sim.target_distance());
+/// The oracle of a web, walked and ready to be written.
+pub struct Walked {
+    oracle: Oracle,
+    ids: UrlIds,
+    /// Pages and links of the web.
+    pub pages: usize,
+    pub links: usize,
+}
+
+impl Walked {
+    pub fn reachable_targets(&self) -> usize {
+        self.oracle.reachable_targets
+    }
+}
+
+/// Reads `web`'s topology for target language `code` and walks it from
+/// `seeds` (the topology is dropped after; the URLs' ids are kept for
+/// [`register`]). Fails if no seed is a page of the web.
+pub fn walk(web: &WebDir, seeds: &[String], code: &str) -> Result<Walked> {
     let (topology, ids) = Topology::read(web, code)?;
     let seeds: Vec<u32> = seeds.iter().filter_map(|s| ids.get(s)).collect();
     if seeds.is_empty() {
@@ -130,19 +143,30 @@ pub async fn prepare(
             web.root().display()
         )));
     }
-    let oracle = Oracle::new(&topology, &seeds);
-    let counts = (
-        topology.len(),
-        topology.link_count(),
-        oracle.reachable_targets,
-    );
-    drop(topology);
-    oracle.write(web, &ids, &oracle_dir, &distance_dir)?;
+    Ok(Walked {
+        oracle: Oracle::new(&topology, &seeds),
+        ids,
+        pages: topology.len(),
+        links: topology.link_count(),
+    })
+}
+
+/// Writes the oracle's tables into the simulation `sim` and registers them
+/// as `oracle` and `target_distance`.
+pub async fn register(
+    engine: &Engine,
+    web: &WebDir,
+    walked: Walked,
+    sim: &super::SimDir,
+) -> Result<()> {
+    let (oracle_dir, distance_dir) = (sim.oracle(), sim.target_distance());
+    walked
+        .oracle
+        .write(web, &walked.ids, &oracle_dir, &distance_dir)?;
     engine.register_segment("oracle", &oracle_dir).await?;
     engine
         .register_segment("target_distance", &distance_dir)
-        .await?;
-    Ok(counts)
+        .await
 }
 
 /// One of the oracle's tables, a URL and a number (or flag) per row,

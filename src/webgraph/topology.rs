@@ -13,7 +13,7 @@ use datafusion::arrow::array::{Array, BooleanArray, Int32Array, RecordBatch, Str
 
 use super::graph::UNREACHABLE;
 use super::{WebDir, BATCH_ROWS};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::store::rows::{column, opt_str};
 use crate::store::{read_columns, row_count};
 
@@ -44,11 +44,13 @@ impl Topology {
     }
 
     /// Sets the outlinks of `page`; pages must come in increasing order
-    /// (a page left out has none).
+    /// (a page left out has none), fewer than 2^32 links in all.
     pub fn push_outlinks(&mut self, page: u32, dsts: impl IntoIterator<Item = u32>) {
+        debug_assert!(page as usize + 1 >= self.offsets.len(), "pages in order");
         let start = self.dsts.len() as u32;
         self.dsts.extend(dsts);
-        if self.dsts.len() as u32 == start {
+        let end = u32::try_from(self.dsts.len()).expect("fewer than 2^32 links");
+        if end == start {
             return;
         }
         if self.offsets.is_empty() {
@@ -57,7 +59,7 @@ impl Topology {
         while self.offsets.len() <= page as usize {
             self.offsets.push(start);
         }
-        self.offsets.push(self.dsts.len() as u32);
+        self.offsets.push(end);
     }
 
     pub fn len(&self) -> usize {
@@ -107,8 +109,19 @@ impl Topology {
 
     /// Reads the topology of `web` for target language `code`, streaming
     /// its pages and links (URL and destination columns only); returns it
-    /// with the ids of the URLs.
+    /// with the ids of the URLs. A page's links keep their order in the
+    /// links files.
     pub fn read(web: &WebDir, code: &str) -> Result<(Topology, UrlIds)> {
+        Topology::read_from(web, code).map_err(|e| match e {
+            Error::WebGraph { .. } => e,
+            other => Error::WebGraph {
+                path: web.root().to_path_buf(),
+                message: other.to_string(),
+            },
+        })
+    }
+
+    fn read_from(web: &WebDir, code: &str) -> Result<(Topology, UrlIds)> {
         let mut topology = Topology::default();
         let mut ids = UrlIds::default();
         let mut redirects: Vec<(u32, u64)> = Vec::new();
@@ -119,21 +132,26 @@ impl Topology {
         for (page, key) in redirects {
             topology.redirect[page as usize] = ids.id_of_key(key, &mut topology);
         }
-        // Links as (src, dst) pairs, sorted by source into adjacency lists.
-        let mut edges: Vec<u64> = Vec::with_capacity(row_count(&web.links())?);
+        let links = row_count(&web.links())?;
+        if u32::try_from(links).is_err() {
+            return Err(Error::Usage(format!("{links} links: more than 2^32")));
+        }
+        // Links as (src, dst) pairs, put in order of source (stable: each
+        // page's links keep their order) for the adjacency lists.
+        let mut edges: Vec<u64> = Vec::new();
+        let _ = edges.try_reserve_exact(links);
         for batch in read_columns(&web.links(), BATCH_ROWS, &["src_url", "dst_url"])? {
             let batch = batch?;
-            let src = column::<StringArray>(&batch, "src_url")?;
-            let dst = column::<StringArray>(&batch, "dst_url")?;
+            let src = non_null(&batch, "src_url")?;
+            let dst = non_null(&batch, "dst_url")?;
             for row in 0..batch.num_rows() {
                 let s = ids.id_of(src.value(row), &mut topology);
                 let d = ids.id_of(dst.value(row), &mut topology);
                 edges.push(u64::from(s) << 32 | u64::from(d));
             }
         }
-        edges.sort_unstable();
-        edges.dedup();
-        topology.dsts.reserve_exact(edges.len());
+        edges.sort_by_key(|e| e >> 32);
+        let _ = topology.dsts.try_reserve_exact(edges.len());
         let mut at = 0;
         while at < edges.len() {
             let src = (edges[at] >> 32) as u32;
@@ -151,7 +169,7 @@ impl Topology {
         ids: &mut UrlIds,
         redirects: &mut Vec<(u32, u64)>,
     ) -> Result<()> {
-        let url = column::<StringArray>(batch, "url")?;
+        let url = non_null(batch, "url")?;
         let lang = column::<StringArray>(batch, "lang")?;
         let status = column::<Int32Array>(batch, "status")?;
         let redirect = column::<StringArray>(batch, "redirect_to")?;
@@ -199,6 +217,18 @@ impl UrlIds {
             .entry(key)
             .or_insert_with(|| topology.push_page(false, false, None))
     }
+}
+
+/// A column of URLs, none of them NULL.
+fn non_null<'a>(batch: &'a RecordBatch, name: &str) -> Result<&'a StringArray> {
+    let urls = column::<StringArray>(batch, name)?;
+    if urls.null_count() > 0 {
+        return Err(Error::Usage(format!(
+            "{} rows without a {name}",
+            urls.null_count()
+        )));
+    }
+    Ok(urls)
 }
 
 fn url_key(url: &str) -> u64 {

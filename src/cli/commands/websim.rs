@@ -8,6 +8,10 @@ use super::Context;
 use crate::error::{Error, Result};
 use crate::lang::TargetLang;
 
+/// The largest calibrated web: its ~13 links a page stay under the 2^32
+/// links a topology counts.
+const MAX_PAGES: usize = 200_000_000;
+
 pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateWebArgs) -> Result<()> {
     let target = TargetLang::parse(&args.lang)?;
     let Some(index) = crate::websim::corpus::lang_index(target.code()) else {
@@ -22,9 +26,9 @@ pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateWebArgs) -> R
             known.join(", ")
         )));
     };
-    if args.pages < 100 {
+    if !(100..=MAX_PAGES).contains(&args.pages) {
         return Err(Error::Usage(format!(
-            "--pages {}: at least 100",
+            "--pages {}: at least 100 and at most {MAX_PAGES}",
             args.pages
         )));
     }
