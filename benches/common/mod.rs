@@ -8,6 +8,7 @@ use datafusion::arrow::array::{BooleanArray, RecordBatch, StringArray};
 use langcrawl::engine::Engine;
 use langcrawl::fetch::{client::ClientOptions, FetchOptions};
 use langcrawl::generate::GenerateOptions;
+use langcrawl::store::rows::column;
 use langcrawl::store::schema::LINKS;
 use langcrawl::store::{CrawlConfig, CrawlDir, Phase, SegmentWriter};
 use langcrawl::websim::{spawn_background, Web, WebSpec, Websim};
@@ -102,18 +103,8 @@ pub fn replace_links(crawl: &CrawlDir, n: usize) -> anyhow::Result<()> {
         langcrawl::store::read_batches(&crawl.segment(round, Phase::Parse), 8192)?
             .map(|batch| -> anyhow::Result<Vec<(String, String)>> {
                 let batch = batch?;
-                let url = batch
-                    .column_by_name("url")
-                    .unwrap()
-                    .as_any()
-                    .downcast_ref::<StringArray>()
-                    .unwrap();
-                let host = batch
-                    .column_by_name("host")
-                    .unwrap()
-                    .as_any()
-                    .downcast_ref::<StringArray>()
-                    .unwrap();
+                let url = column::<StringArray>(&batch, "url")?;
+                let host = column::<StringArray>(&batch, "host")?;
                 Ok(url
                     .iter()
                     .zip(host.iter())

@@ -231,12 +231,7 @@ impl Engine {
 
     /// Registers an empty table with `schema` (a segment that does not exist yet).
     pub fn register_empty(&self, name: &str, schema: SchemaRef) -> Result<()> {
-        self.deregister(name)?;
-        let table = MemTable::try_new(schema, vec![vec![]]).map_err(Error::sql(name))?;
-        self.ctx
-            .register_table(name, std::sync::Arc::new(table))
-            .map(|_| ())
-            .map_err(Error::sql(name))
+        self.register_batches(name, schema, Vec::new())
     }
 
     /// Registers in-memory batches as table `name`.

@@ -328,7 +328,10 @@ mod tests {
         std::fs::write(theirs.join("seeds.txt"), "mine").unwrap();
         let refused = prepare_out(&theirs, &seeds).err().unwrap().to_string();
         assert!(refused.contains("is not a simulation"), "{refused}");
-        assert_eq!(std::fs::read_to_string(theirs.join("seeds.txt")).unwrap(), "mine");
+        assert_eq!(
+            std::fs::read_to_string(theirs.join("seeds.txt")).unwrap(),
+            "mine"
+        );
         // A simulation stopped before its tables were written is replaced.
         let out = tmp.path().join("sim");
         let sim = prepare_out(&out, &seeds).unwrap();
