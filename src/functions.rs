@@ -9,6 +9,9 @@
 //! - `anchor_matches(anchor_lang, target_lang, han_matches)`: whether an
 //!   anchor's language counts as the target (`crate::lang::matches_target`,
 //!   the one definition of that rule);
+//! - `anchor_language(text)`: the language of a short text by the anchor
+//!   rules (`crate::lang::anchor_lang`: the script decides, else `und`
+//!   below four words), the transcriptor's word test;
 //! - `url_lang(url)`: the language the URL names (`/th/`, `hl=ja`, `ko.`
 //!   hosts), or NULL (`crate::lang::url_lang`).
 
@@ -60,6 +63,21 @@ pub fn register(ctx: &SessionContext) {
                 let out: StringArray = urls
                     .iter()
                     .map(|u| u.and_then(crate::lang::url_lang))
+                    .collect();
+                Arc::new(out) as ArrayRef
+            })
+        }),
+    ));
+    ctx.register_udf(create_udf(
+        "anchor_language",
+        vec![DataType::Utf8],
+        DataType::Utf8,
+        Volatility::Immutable,
+        Arc::new(|args| {
+            map_strings(args, |texts| {
+                let out: StringArray = texts
+                    .iter()
+                    .map(|t| t.map(crate::lang::anchor::anchor_lang))
                     .collect();
                 Arc::new(out) as ArrayRef
             })

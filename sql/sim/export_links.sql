@@ -8,7 +8,8 @@ SELECT src_url, min(src_host) AS src_host, dst_url,
        min(dst_host) AS dst_host, min(dst_domain) AS dst_domain,
        min(dst_tld) AS dst_tld, min(dst_dir) AS dst_dir,
        min(anchor) AS anchor, min(anchor_lang) AS anchor_lang,
-       min(kind) AS kind, min(hreflang) AS hreflang
+       min(kind) AS kind, min(hreflang) AS hreflang,
+       min(context) AS context, min(heading) AS heading
 FROM links
 WHERE kind <> 'redirect'
 GROUP BY src_url, dst_url

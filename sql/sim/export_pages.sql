@@ -14,11 +14,13 @@ SELECT url, host, domain, tld, dir,
             WHEN status = 'robots_denied' THEN 200
             END AS status,
        CASE WHEN status = 'redirect' THEN redirect_to END AS redirect_to,
-       status <> 'robots_denied' AS robots_allowed
+       status <> 'robots_denied' AS robots_allowed,
+       CAST(NULL AS VARCHAR) AS class, CAST(NULL AS VARCHAR) AS text
 FROM crawldb
 UNION ALL
 SELECT dst_url, min(dst_host), min(dst_domain), min(dst_tld), min(dst_dir),
-       CAST(NULL AS VARCHAR), CAST(NULL AS INT), CAST(NULL AS VARCHAR), true
+       CAST(NULL AS VARCHAR), CAST(NULL AS INT), CAST(NULL AS VARCHAR), true,
+       CAST(NULL AS VARCHAR), CAST(NULL AS VARCHAR)
 FROM links
 WHERE dst_url NOT IN (SELECT url FROM crawldb)
 GROUP BY dst_url

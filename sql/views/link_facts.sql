@@ -5,7 +5,7 @@
 -- the Tamura states of the source and destination servers and top-level
 -- directories (an unknown server or directory is unvisited: Na = 0). Each strategy
 -- turns these into its own accepted, priority and reason.
--- inputs:  links, crawldb_after_round, servers, dirs, target_tlds (tld)
+-- inputs:  page_links, crawldb_after_round, servers, dirs, target_tlds (tld)
 -- params:  $target_lang, $han_matches
 -- output:  one row per link
 SELECT l.src_url,
@@ -29,7 +29,7 @@ SELECT l.src_url,
        coalesce(sd.nr, 0) AS src_dir_nr,
        coalesce(dd.na, 0) AS dst_dir_na,
        coalesce(dd.state, 'undecided') AS dst_dir_state
-FROM links l
+FROM page_links l
 LEFT JOIN crawldb_after_round p ON p.url = l.src_url
 LEFT JOIN target_tlds t ON t.tld = reverse(split_part(reverse(l.dst_tld), '.', 1))
 LEFT JOIN servers ss ON ss.host = l.src_host

@@ -5,7 +5,7 @@
 -- add the link's URL to the crawldb: its kind, anchor and destination
 -- parts, and the depth and redirect hops it would get (a redirect target is
 -- one deeper than the redirect, and counts its hop).
--- inputs:  links, crawldb_after_round
+-- inputs:  page_links, crawldb_after_round
 -- params:  $allow_private, $max_url_length, $max_redirects, $max_depth,
 --          $max_repeated_segment, $max_outlinks
 -- output:  src_url, url, kind, anchor, dst_host, dst_domain, dst_tld,
@@ -16,7 +16,7 @@ WITH placed AS (
            coalesce(p.depth, 0) AS src_depth,
            coalesce(p.redirect_hops, 0) AS src_hops,
            row_number() OVER (PARTITION BY l.src_url ORDER BY l.position NULLS LAST, l.dst_url) AS place
-    FROM links l
+    FROM page_links l
     LEFT JOIN crawldb_after_round p ON p.url = l.src_url
 )
 SELECT src_url,

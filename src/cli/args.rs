@@ -341,6 +341,12 @@ pub struct StrategyArgs {
     /// ontology: class rules, CSV from_class,to_class,probability [default: sql/tables/class_rules.csv]
     #[arg(long, value_name = "FILE")]
     pub class_rules: Option<PathBuf>,
+    /// ontology: noise words the transcriptor drops, CSV lang,word [default: sql/tables/stop_words.csv]
+    #[arg(long, value_name = "FILE")]
+    pub stop_words: Option<PathBuf>,
+    /// ontology: chain class rules up to this many steps for LARS (1 = the rules as given) [default: 2]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub rule_depth: Option<u32>,
     /// adaptive: follow a link whose learned probability of leading to a target page reaches this, once the model has seen enough labels [default: 0.1]
     #[arg(long, value_name = "P")]
     pub min_probability: Option<f64>,

@@ -166,6 +166,7 @@ impl StrategyArgs {
             ("importance", &self.importance),
             ("dictionary", &self.dictionary),
             ("class-rules", &self.class_rules),
+            ("stop-words", &self.stop_words),
         ] {
             if let Some(file) = file.as_ref().filter(|f| !f.is_file()) {
                 return Err(Error::Usage(format!(
@@ -181,6 +182,7 @@ impl StrategyArgs {
         set(&mut params.min_probability, self.min_probability);
         set(&mut params.warmup, self.warmup);
         set(&mut params.explore, self.explore);
+        set(&mut params.rule_depth, self.rule_depth);
         set(&mut params.leave_out, self.leave_out.clone());
         set_some(&mut params.target_class, &self.target_class);
         set_some(
@@ -194,6 +196,10 @@ impl StrategyArgs {
         set_some(
             &mut params.class_rules,
             &self.class_rules.as_deref().map(absolute),
+        );
+        set_some(
+            &mut params.stop_words,
+            &self.stop_words.as_deref().map(absolute),
         );
         Ok(())
     }

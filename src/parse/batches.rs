@@ -57,6 +57,9 @@ pub fn page_batch<'a>(rows: impl Iterator<Item = &'a PageRow>) -> RecordBatch {
         strings(&rows, |r| r.error.as_deref()),
         strings(&rows, |r| r.lang2.as_deref()),
         Arc::new(rows.iter().map(|r| r.lang2_share).collect::<Float64Array>()),
+        strings(&rows, |r| r.text.as_deref()),
+        // the recorded class of a simulated page; a live crawl has none
+        strings(&rows, |_| None),
     ];
     RecordBatch::try_new(PARSE.clone(), columns).expect("parse rows match the parse schema")
 }
@@ -87,6 +90,7 @@ pub fn link_batch<'a>(rows: impl Iterator<Item = &'a LinkRow>) -> RecordBatch {
                 .map(|r| Some(r.position))
                 .collect::<Int32Array>(),
         ),
+        strings(&rows, |r| Some(&r.heading)),
     ];
     RecordBatch::try_new(LINKS.clone(), columns).expect("link rows match the links schema")
 }

@@ -2,8 +2,9 @@
 //! `<html lang>`, `<base href>`, and every outlink a browser follows — `a`,
 //! `area`, `frame`, `iframe`, meta refresh, hreflang alternates, canonical —
 //! with its anchor text (or an image's `alt`), a context window of the text
-//! around it, its `hreflang` and nofollow. Total: any input gives a result,
-//! and every anchor span lies within the text.
+//! around it, the nearest heading (`h1`–`h6`) before it, its `hreflang` and
+//! nofollow. Total: any input gives a result, and every anchor span lies
+//! within the text.
 
 use std::sync::LazyLock;
 
@@ -45,6 +46,8 @@ const BLOCKS: &[&str] = &[
     "dd",
     "dt",
 ];
+/// Elements whose text is a heading: the links after one appear under it.
+const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 /// Characters of text kept on each side of a link as its context.
 const CONTEXT_CHARS: usize = 80;
 
@@ -106,6 +109,9 @@ pub struct RawLink {
     pub href: String,
     pub anchor: String,
     pub context: String,
+    /// The text of the nearest heading (`h1`–`h6`) at or before the link
+    /// ("" when none): the heading or sub-heading it appears under.
+    pub heading: String,
     pub nofollow: bool,
     /// The `hreflang` attribute as written.
     pub hreflang: Option<String>,
@@ -174,6 +180,8 @@ struct Walk {
     open: Vec<usize>,
     /// Depth of hidden elements around the current node.
     hidden: usize,
+    /// Byte ranges of the headings' text (in order of start after `finish`).
+    headings: Vec<std::ops::Range<usize>>,
 }
 
 enum Step<'a> {
@@ -181,6 +189,8 @@ enum Step<'a> {
     Break,
     Unhide,
     EndLink(usize),
+    /// A heading closes; its text started at this offset.
+    EndHeading(usize),
 }
 
 impl Walk {
@@ -192,6 +202,7 @@ impl Walk {
                 Step::Break => self.push_break(),
                 Step::Unhide => self.hidden -= 1,
                 Step::EndLink(index) => self.end_link(index),
+                Step::EndHeading(start) => self.end_heading(start),
                 Step::Enter(node) => {
                     if let Node::Text(text) = node.value() {
                         self.push_text(text);
@@ -215,6 +226,9 @@ impl Walk {
         if BLOCKS.contains(&name) {
             self.push_break();
             stack.push(Step::Break);
+        }
+        if HEADINGS.contains(&name) {
+            stack.push(Step::EndHeading(self.text.len()));
         }
         match (name, element_link(element)) {
             ("a", Some(link)) => {
@@ -241,6 +255,23 @@ impl Walk {
         self.open.retain(|&open| open != index);
     }
 
+    fn end_heading(&mut self, start: usize) {
+        let end = self.text.trim_end().len();
+        if end > start {
+            self.headings.push(start..end);
+        }
+    }
+
+    /// The text of the last heading that starts at or before `offset`.
+    fn heading_at(&self, offset: usize) -> String {
+        let after = self.headings.partition_point(|h| h.start <= offset);
+        after
+            .checked_sub(1)
+            .and_then(|i| self.text.get(self.headings[i].clone()))
+            .map(|h| h.trim().chars().take(CONTEXT_CHARS * 2).collect())
+            .unwrap_or_default()
+    }
+
     /// An image inside a link names the link when its text is empty.
     fn note_image(&mut self, element: &Element) {
         let alt = element.attr("alt").map(collapse_whitespace);
@@ -257,6 +288,11 @@ impl Walk {
             link.start = link.start.min(len);
             link.end = link.end.clamp(link.start, len);
         }
+        for heading in &mut self.headings {
+            heading.start = heading.start.min(len);
+            heading.end = heading.end.clamp(heading.start, len);
+        }
+        self.headings.sort_by_key(|h| h.start);
     }
 
     fn push_text(&mut self, text: &str) {
@@ -302,6 +338,7 @@ impl Walk {
             href: span.href.clone(),
             anchor,
             context: context_around(&self.text, span.start, span.end),
+            heading: self.heading_at(span.start),
             nofollow: span.nofollow || nofollow_all,
             hreflang: span.hreflang.clone(),
             span: span.start..span.end,

@@ -181,7 +181,7 @@ impl Pending {
 
 /// About the memory a page row takes.
 fn page_bytes(page: &PageRow) -> usize {
-    let texts = [&page.title, &page.text_sample, &page.error];
+    let texts = [&page.title, &page.text_sample, &page.text, &page.error];
     std::mem::size_of::<PageRow>()
         + page.url.len()
         + texts
@@ -194,7 +194,7 @@ fn page_bytes(page: &PageRow) -> usize {
 fn link_bytes(link: &LinkRow) -> usize {
     let dst = &link.dst;
     std::mem::size_of::<LinkRow>()
-        + [&link.src_url, &link.src_host, &link.anchor, &link.context]
+        + [&link.src_url, &link.src_host, &link.anchor, &link.context, &link.heading]
             .iter()
             .chain([&dst.url, &dst.host, &dst.domain, &dst.tld, &dst.dir].iter())
             .map(|s| s.len())
@@ -281,6 +281,8 @@ pub struct LinkRow {
     pub anchor: String,
     pub anchor_lang: String,
     pub context: String,
+    /// The heading the link appears under ("" when none).
+    pub heading: String,
     pub nofollow: bool,
     /// [`LinkKind`] as stored.
     pub kind: &'static str,

@@ -1,8 +1,11 @@
 //! A page's outlinks as `links` rows: every link the page's HTML and its
 //! `Link:` headers make, resolved (against `<base href>` for the HTML, the
-//! page URL for headers), normalized, de-duplicated by destination (the
-//! first occurrence keeps its kind; a later one fills in a missing anchor or
-//! hreflang), with the anchor's language and the hreflang as ISO 639-3.
+//! page URL for headers), normalized, with the anchor's language and the
+//! hreflang as ISO 639-3. A destination has one row per distinct text the
+//! page links it with: the first occurrence keeps its kind and takes a
+//! later one's anchor or hreflang when it has none; a later occurrence
+//! with other anchor, context or heading is a row of its own (its own
+//! `position`), so a strategy that reads contexts sees each of them.
 
 use std::collections::HashMap;
 
@@ -15,6 +18,8 @@ use crate::lang;
 use crate::urls;
 
 const MAX_ANCHOR_CHARS: usize = 200;
+/// Rows a destination may have (one per distinct text it is linked with).
+const MAX_ROWS_PER_DESTINATION: usize = 4;
 
 /// The page's http(s) links; anchors are identified for a crawl of
 /// `target` ([`lang::identify_anchor`]).
@@ -50,6 +55,12 @@ pub fn page_links(
     rows.links
 }
 
+/// The number of distinct destinations among `links`.
+pub fn destinations(links: &[LinkRow]) -> usize {
+    let urls: std::collections::HashSet<&str> = links.iter().map(|l| l.dst.url.as_str()).collect();
+    urls.len()
+}
+
 /// The row of an HTTP redirect to `target`.
 pub fn redirect_link(input: &FetchedPage<'_>, target: &str) -> Option<LinkRow> {
     let page_url = Url::parse(input.url).ok();
@@ -62,6 +73,7 @@ pub fn redirect_link(input: &FetchedPage<'_>, target: &str) -> Option<LinkRow> {
         anchor: String::new(),
         anchor_lang: lang::anchor::UNDETERMINED.into(),
         context: String::new(),
+        heading: String::new(),
         nofollow: false,
         kind: LinkKind::Redirect.as_str(),
         hreflang: None,
@@ -93,17 +105,19 @@ fn header_link(link: &HeaderLink) -> Option<RawLink> {
         href: link.uri.clone(),
         anchor: String::new(),
         context: String::new(),
+        heading: String::new(),
         nofollow: false,
         hreflang: link.hreflang.clone(),
         span: 0..0,
     })
 }
 
-/// Link rows de-duplicated by destination.
+/// Link rows, one per destination and distinct text.
 #[derive(Default)]
 struct Rows<'a> {
     links: Vec<LinkRow>,
-    seen: HashMap<String, usize>,
+    /// Each destination's rows, first occurrence first.
+    seen: HashMap<String, Vec<usize>>,
     target: Option<&'a str>,
 }
 
@@ -115,20 +129,41 @@ impl Rows<'_> {
     fn add(&mut self, input: &FetchedPage<'_>, src_lang: Option<&str>, dst: &Url, raw: &RawLink) {
         let anchor: String = raw.anchor.chars().take(MAX_ANCHOR_CHARS).collect();
         let hreflang = raw.hreflang.as_deref().and_then(hreflang_code);
-        if let Some(&index) = self.seen.get(dst.as_str()) {
-            let fill_anchor = self.links[index].anchor.is_empty() && !anchor.is_empty();
-            let anchor_lang = fill_anchor.then(|| self.anchor_lang(&anchor));
-            let known = &mut self.links[index];
-            if let Some(anchor_lang) = anchor_lang {
-                known.anchor_lang = anchor_lang;
-                known.anchor = anchor;
-            }
-            if known.hreflang.is_none() {
-                known.hreflang = hreflang;
-            }
-            return;
+        let Some(rows) = self.seen.get(dst.as_str()) else {
+            self.seen.insert(dst.to_string(), vec![self.links.len()]);
+            return self.push(input, src_lang, dst, raw, anchor, hreflang);
+        };
+        let first = rows[0];
+        let is_new_text = !raw.context.is_empty()
+            && rows.len() < MAX_ROWS_PER_DESTINATION
+            && !rows.iter().map(|&i| &self.links[i]).any(|l| {
+                l.anchor == anchor && l.context == raw.context && l.heading == raw.heading
+            });
+        if self.links[first].anchor.is_empty() && !anchor.is_empty() {
+            let anchor_lang = self.anchor_lang(&anchor);
+            let known = &mut self.links[first];
+            known.anchor_lang = anchor_lang;
+            known.anchor = anchor;
+        } else if is_new_text {
+            let row = self.links.len();
+            self.seen.entry(dst.to_string()).or_default().push(row);
+            return self.push(input, src_lang, dst, raw, anchor, hreflang);
         }
-        self.seen.insert(dst.to_string(), self.links.len());
+        let known = &mut self.links[first];
+        if known.hreflang.is_none() {
+            known.hreflang = hreflang;
+        }
+    }
+
+    fn push(
+        &mut self,
+        input: &FetchedPage<'_>,
+        src_lang: Option<&str>,
+        dst: &Url,
+        raw: &RawLink,
+        anchor: String,
+        hreflang: Option<String>,
+    ) {
         self.links.push(LinkRow {
             src_url: input.url.to_string(),
             src_host: input.host.to_string(),
@@ -137,6 +172,7 @@ impl Rows<'_> {
             anchor_lang: self.anchor_lang(&anchor),
             anchor,
             context: raw.context.clone(),
+            heading: raw.heading.clone(),
             nofollow: raw.nofollow,
             kind: raw.kind.as_str(),
             hreflang,

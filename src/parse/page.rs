@@ -9,6 +9,9 @@ use crate::lang::{self, charset};
 
 /// Characters of visible text kept in the `text_sample` column.
 const SAMPLE_CHARS: usize = 300;
+/// Characters of visible text kept in the `text` column (the whole text of
+/// nearly every page; what a strategy that classifies pages reads).
+const TEXT_CHARS: usize = 50_000;
 pub use crate::lang::page::NO_TEXT;
 /// `lang_source` of a response that is not HTML.
 pub const NOT_HTML: &str = "not-html";
@@ -22,6 +25,8 @@ pub struct PageRow {
     pub content_type: Option<String>,
     pub title: Option<String>,
     pub text_sample: Option<String>,
+    /// The visible text, up to `TEXT_CHARS` characters.
+    pub text: Option<String>,
     pub text_chars: i64,
     pub lang: Option<String>,
     pub lang_confidence: Option<f64>,
@@ -87,6 +92,7 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
         content_type: input.content_type.map(str::to_string),
         title: extracted.title,
         text_sample: Some(lang::page::bounded_prefix(&extracted.text, SAMPLE_CHARS).to_string()),
+        text: Some(lang::page::bounded_prefix(&extracted.text, TEXT_CHARS).to_string()),
         text_chars: extracted.text.chars().count() as i64,
         lang: page_lang.lang,
         lang_confidence: Some(page_lang.confidence),
@@ -100,7 +106,7 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
         html_lang: extracted.html_lang,
         meta_charset: decoded.meta_charset,
         digest: Some(digest(bytes)),
-        outlinks: links.len() as i32,
+        outlinks: outlinks::destinations(&links) as i32,
         error: None,
     };
     Parsed {

@@ -69,6 +69,10 @@ pub struct StrategyParams {
     pub importance: Option<PathBuf>,
     /// `ontology`: CSV `source_term,target_term`.
     pub dictionary: Option<PathBuf>,
+    /// `ontology`: CSV `lang,word` (noise words the transcriptor drops).
+    pub stop_words: Option<PathBuf>,
+    /// `ontology`: class rules chained up to this many steps for LARS.
+    pub rule_depth: u32,
     /// `ontology`: CSV `from_class,to_class,probability`.
     pub class_rules: Option<PathBuf>,
     /// `adaptive`: follow a link whose learned probability of leading to a
@@ -95,6 +99,8 @@ impl Default for StrategyParams {
             target_class: None,
             importance: None,
             dictionary: None,
+            stop_words: None,
+            rule_depth: 2,
             class_rules: None,
             min_probability: 0.1,
             warmup: 200,

@@ -149,6 +149,12 @@ pub static PARSE: LazyLock<SchemaRef> = LazyLock::new(|| {
         // another script) and that language's share of the letters
         utf8("lang2", true),
         float64("lang2_share", true),
+        // the visible text (capped at 50,000 characters; NULL in segments
+        // written before it was kept)
+        utf8("text", true),
+        // a simulated page's class as its web records it (topic-focused
+        // replays: `simulate --target-class`); NULL in a live crawl
+        utf8("class", true),
     ]))
 });
 
@@ -176,6 +182,8 @@ pub static LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("hreflang", true),
         // the link's place among its page's links (0 first; NULL: not known)
         int32("position", true),
+        // the heading (h1–h6) the link appears under; NULL: not known
+        utf8("heading", true),
     ]))
 });
 
@@ -284,7 +292,13 @@ pub static IMPORTANCE: LazyLock<SchemaRef> = LazyLock::new(|| {
     ]))
 });
 
-/// `dictionary` (CSV): a bilingual dictionary of single words.
+/// `stop_words` (CSV): noise words per language (ISO 639-3), dropped from
+/// the parts of a context the transcriptor rewrites.
+pub static STOP_WORDS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![utf8("lang", false), utf8("word", false)]))
+});
+
+/// `dictionary` (CSV): a bilingual dictionary of words and phrases.
 pub static DICTIONARY: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
         utf8("source_term", false),
@@ -315,10 +329,15 @@ pub static WEB_PAGES: LazyLock<SchemaRef> = LazyLock::new(|| {
         int32("status", true),
         utf8("redirect_to", true),
         boolean("robots_allowed", false),
+        // a topic class and the page's text, where the web records them
+        // (the university web of `websim generate --kind university`)
+        utf8("class", true),
+        utf8("text", true),
     ]))
 });
 
-/// The links of a web graph: one row per distinct link of a page.
+/// The links of a web graph: one row per link of a page (a page may link
+/// one URL more than once, each with its own context).
 pub static WEB_LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
         utf8("src_url", false),
@@ -333,6 +352,10 @@ pub static WEB_LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
         // as in links (NULL in webs written before: `a`, no hreflang)
         utf8("kind", true),
         utf8("hreflang", true),
+        // the text around the link and the heading it appears under, where
+        // the web records them (NULL: the anchor is the context)
+        utf8("context", true),
+        utf8("heading", true),
     ]))
 });
 

@@ -12,7 +12,7 @@ pub use learn::Learned;
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::lang::TargetLang;
-use crate::store::schema::{CLASS_RULES, DICTIONARY, IMPORTANCE, TARGET_TLDS};
+use crate::store::schema::{CLASS_RULES, DICTIONARY, IMPORTANCE, STOP_WORDS, TARGET_TLDS};
 use crate::store::{CrawlLimits, StrategyParams};
 
 /// What a strategy does with URLs still queued on a server (or in a
@@ -39,6 +39,9 @@ pub struct Strategy {
     pub learns: bool,
     pub about: &'static str,
 }
+
+/// `ontology` without its dictionary: the paper's "non-multilingual" crawler.
+pub const MONOLINGUAL_ONTOLOGY: &str = "ontology-monolingual";
 
 pub const STRATEGIES: &[Strategy] = &[
     Strategy {
@@ -103,7 +106,15 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Nothing,
         simulation_only: false,
         learns: false,
-        about: "Kumar & Vig: OBRS of the (transcribed) link context over --importance, else LARS over --class-rules",
+        about: "Kumar & Vig: OBRS of the link context (anchor, text around it, heading; transcribed with --dictionary) over --importance, else LARS of the page's class over --class-rules",
+    },
+    Strategy {
+        name: MONOLINGUAL_ONTOLOGY,
+        sql: "strategies/ontology.sql",
+        prune: Prune::Nothing,
+        simulation_only: false,
+        learns: false,
+        about: "ontology without the transcriptor (Kumar & Vig's non-multilingual crawler): contexts and pages scored as written",
     },
     Strategy {
         name: "adaptive",
@@ -171,6 +182,8 @@ impl LinkSelection {
             .set("min_ont_rel", p.min_ont_rel)
             .set("min_la_rel", p.min_la_rel)
             .set("target_class", p.target_class.clone().unwrap_or_default())
+            .set("rule_depth", i64::from(p.rule_depth))
+            .set("transcribe", self.strategy.name != MONOLINGUAL_ONTOLOGY)
             .set("min_probability", p.min_probability)
             .set("warmup", i64::from(p.warmup))
             .set("explore", i64::from(p.explore))
@@ -202,6 +215,7 @@ impl LinkSelection {
     pub async fn register_inputs(&self, engine: &Engine) -> Result<()> {
         self.register_tables(engine)?;
         let views = [
+            ("page_links", "views/page_links.sql"),
             ("servers", "views/server_stats.sql"),
             ("dirs", "views/dir_stats.sql"),
             ("link_facts", "views/link_facts.sql"),
@@ -226,6 +240,12 @@ impl LinkSelection {
             DICTIONARY.clone(),
             p.dictionary.as_deref(),
             "tables/dictionary.csv",
+        )?;
+        engine.register_csv(
+            "stop_words",
+            STOP_WORDS.clone(),
+            p.stop_words.as_deref(),
+            "tables/stop_words.csv",
         )?;
         engine.register_csv(
             "class_rules",

@@ -30,6 +30,9 @@ pub struct PageRow<'a> {
     pub status: Option<u16>,
     pub redirect_to: Option<&'a str>,
     pub robots_allowed: bool,
+    /// The page's topic class and text, where the web records them.
+    pub class: Option<&'a str>,
+    pub text: Option<&'a str>,
 }
 
 /// One row of a web's links.
@@ -40,6 +43,9 @@ pub struct LinkRow<'a> {
     pub dst_host: &'a GraphHost,
     pub dst_dir: &'a str,
     pub anchor: &'a Anchor,
+    /// The text around the link and its heading, where the web records them.
+    pub context: Option<&'a str>,
+    pub heading: Option<&'a str>,
 }
 
 /// Writes a segment of rows a batch at a time (temp folder, renamed into
@@ -90,7 +96,7 @@ fn finish_all(builders: &mut [&mut StringBuilder]) -> Vec<ArrayRef> {
 /// Streams page rows into a web's `pages/`.
 pub struct PagesWriter {
     out: RowsOut,
-    text: [StringBuilder; 7],
+    text: [StringBuilder; 9],
     status: Int32Builder,
     robots: BooleanBuilder,
 }
@@ -106,7 +112,7 @@ impl PagesWriter {
     }
 
     pub fn push(&mut self, row: &PageRow) -> Result<()> {
-        let [url, host, domain, tld, dir, lang, redirect] = &mut self.text;
+        let [url, host, domain, tld, dir, lang, redirect, class, text] = &mut self.text;
         url.append_value(row.url);
         host.append_value(&row.host.name);
         domain.append_value(&row.host.domain);
@@ -114,6 +120,8 @@ impl PagesWriter {
         dir.append_value(row.dir);
         lang.append_option(row.lang);
         redirect.append_option(row.redirect_to);
+        class.append_option(row.class);
+        text.append_option(row.text);
         self.status.append_option(row.status.map(i32::from));
         self.robots.append_value(row.robots_allowed);
         if self.out.added() {
@@ -123,11 +131,12 @@ impl PagesWriter {
     }
 
     fn flush(&mut self) -> Result<()> {
-        let [url, host, domain, tld, dir, lang, redirect] = &mut self.text;
+        let [url, host, domain, tld, dir, lang, redirect, class, text] = &mut self.text;
         let mut columns = finish_all(&mut [url, host, domain, tld, dir, lang]);
         columns.push(Arc::new(self.status.finish()));
         columns.push(Arc::new(redirect.finish()));
         columns.push(Arc::new(self.robots.finish()));
+        columns.extend(finish_all(&mut [class, text]));
         self.out.write(columns)
     }
 
@@ -142,7 +151,7 @@ impl PagesWriter {
 /// Streams link rows into a web's `links/`.
 pub struct LinksWriter {
     out: RowsOut,
-    text: [StringBuilder; 11],
+    text: [StringBuilder; 13],
 }
 
 impl LinksWriter {
@@ -154,7 +163,7 @@ impl LinksWriter {
     }
 
     pub fn push(&mut self, row: &LinkRow) -> Result<()> {
-        let [src_url, src_host, dst_url, dst_host, domain, tld, dir, anchor, lang, kind, hreflang] =
+        let [src_url, src_host, dst_url, dst_host, domain, tld, dir, anchor, lang, kind, hreflang, context, heading] =
             &mut self.text;
         src_url.append_value(row.src_url);
         src_host.append_value(row.src_host);
@@ -167,6 +176,8 @@ impl LinksWriter {
         lang.append_value(&row.anchor.lang);
         kind.append_value(&row.anchor.kind);
         hreflang.append_option(row.anchor.hreflang.as_deref());
+        context.append_option(row.context);
+        heading.append_option(row.heading);
         if self.out.added() {
             self.flush()?;
         }
@@ -197,6 +208,8 @@ pub(super) fn write_pages(graph: &Graph, dir: &Path) -> Result<()> {
             status: p.status,
             redirect_to: p.redirect_to.map(|t| graph.pages[t as usize].url.as_str()),
             robots_allowed: p.robots_allowed,
+            class: None,
+            text: None,
         })?;
     }
     writer.commit().map(|_| ())
@@ -214,6 +227,8 @@ pub(super) fn write_links(graph: &Graph, dir: &Path) -> Result<()> {
                 dst_host: &graph.hosts[dst.host as usize],
                 dst_dir: &dst.dir,
                 anchor: &graph.anchors[link.anchor as usize],
+                context: None,
+                heading: None,
             })?;
         }
     }

@@ -29,7 +29,7 @@ pub(in crate::cli) async fn simulate(ctx: &Context, args: &SimulateArgs) -> Resu
         crate::strategy::STRATEGIES
             .iter()
             .map(|s| s.name)
-            .filter(|&name| name != "ontology" || args.params.importance.is_some())
+            .filter(|&name| !name.starts_with("ontology") || args.params.importance.is_some())
             .collect()
     } else {
         args.strategy.iter().map(String::as_str).collect()

@@ -30,6 +30,8 @@ impl Generator {
                 status: Some(status),
                 redirect_to: redirect_url.as_deref(),
                 robots_allowed,
+                class: None,
+                text: None,
             })?;
             topology.push_page(self.content[p], self.is_target(id), redirect);
         }
@@ -56,6 +58,8 @@ impl Generator {
                     dst_host: &self.hosts[self.server_of[link.dst as usize] as usize],
                     dst_dir: &dst_dir,
                     anchor: &self.anchor_pool[link.anchor as usize],
+                    context: None,
+                    heading: None,
                 })?;
             }
             topology.push_outlinks(src, links.iter().map(|l| l.dst));

@@ -1,0 +1,16 @@
+-- page_links: the round's links, one row per source page and destination.
+-- A page that links a URL with several texts has a `links` row for each
+-- (the `ontology` strategy reads them all); every verdict is about the
+-- URL, so the views the strategies share take its first row (by position,
+-- a row with an anchor before one without).
+-- inputs:  links
+-- params:  none
+-- output:  the links schema, one row per (src_url, dst_url)
+SELECT * EXCLUDE (occurrence)
+FROM (
+    SELECT *,
+           row_number() OVER (PARTITION BY src_url, dst_url
+                              ORDER BY position NULLS LAST, anchor DESC) AS occurrence
+    FROM links
+)
+WHERE occurrence = 1
