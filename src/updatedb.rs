@@ -52,8 +52,9 @@ pub async fn run(
     let params = selection.sql_params().set("round", round.0 as i32);
     catalog::crawldb_after_round(engine, crawl, round, AfterRound::Applied, &params).await?;
     let crawldb_before = engine.count_rows("crawldb", None).await?;
-    let links = engine.count_rows("links", None).await?;
     selection.register_inputs(engine).await?;
+    // one decision per link of a page and destination (`page_links`)
+    let links = engine.count_rows("page_links", None).await?;
     let (model, scores) = (
         crawl.segment(round, Phase::Model),
         crawl.segment(round, Phase::Scores),

@@ -1,6 +1,7 @@
 -- round_pages: what one round's fetch and parse learned about each URL.
 -- inputs:  fetch, parse (segments of the round)
--- params:  $target_lang (ISO 639-3)
+-- params:  $target_lang (ISO 639-3), $relevant_class ('' unless a
+--          simulated topic crawl: then a page of that class is relevant)
 -- output:  url, status, http_status, redirect_to, lang, lang_confidence,
 --          lang_source (`parse-failed` when parse failed), digest, relevant
 SELECT f.url,
@@ -13,6 +14,9 @@ SELECT f.url,
            CASE WHEN NOT p.parsed THEN 'parse-failed' ELSE p.lang_source END
        END AS lang_source,
        p.digest,
-       CASE WHEN f.status = 'fetched' THEN coalesce(p.lang = $target_lang, false) END AS relevant
+       CASE WHEN f.status = 'fetched' THEN
+           coalesce(CASE WHEN $relevant_class = '' THEN p.lang = $target_lang
+                         ELSE p.class = $relevant_class END, false)
+       END AS relevant
 FROM fetch f
 LEFT JOIN parse p ON f.url = p.url

@@ -415,15 +415,27 @@ pub struct SqlArgs {
 pub enum WebsimCommand {
     /// Serve the synthetic web as an HTTP forward proxy on loopback; crawl it with --proxy
     Serve(WebsimArgs),
-    /// Write a calibrated web graph (Tamura's Thai web, for any target) as Parquet, and print its statistics
+    /// Write a web graph as Parquet: a calibrated one (Tamura's Thai web, for any target; its statistics printed) or Kumar & Vig's university web
     Generate(GenerateWebArgs),
+}
+
+/// The webs `websim generate` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WebKind {
+    /// Tamura's Thai web, calibrated, for the target language --lang
+    Calibrated,
+    /// Kumar & Vig's engineering university: classes CSE, IT, ENGG, COMP linked as their Table 3 says, a fifth of the pages mixed Hindi–English; its target is class CSE
+    University,
 }
 
 #[derive(Debug, Args)]
 pub struct GenerateWebArgs {
-    /// Target language: tha, jpn, kor, cmn or hin (or th, ja, ko, zh, hi)
-    #[arg(long)]
-    pub lang: String,
+    /// Which web
+    #[arg(long, value_enum, default_value_t = WebKind::Calibrated)]
+    pub kind: WebKind,
+    /// Target language of a calibrated web: tha, jpn, kor, cmn or hin (or th, ja, ko, zh, hi)
+    #[arg(long, required_if_eq("kind", "calibrated"))]
+    pub lang: Option<String>,
     /// Number of pages
     #[arg(long, default_value_t = 100_000)]
     pub pages: usize,

@@ -148,7 +148,39 @@ fn assert_span_invariants(page: &Extracted) {
         if !span.is_empty() {
             assert_eq!(link.anchor, span);
         }
+        assert!(
+            page.text.contains(&link.heading) && link.heading.chars().count() <= 160,
+            "heading {:?} not in {:?}",
+            link.heading,
+            page.text
+        );
     }
+}
+
+/// Each link's heading is the nearest h1–h6 at or before it: none before
+/// the first, the section's own after it, the heading a link sits in.
+#[test]
+fn links_take_the_heading_they_appear_under() {
+    let page = extract(
+        r#"<a href="/top">top</a><h1>University</h1><p><a href="/a">a</a></p>
+        <h2>Comp. Sc. <b>and</b> Engg.</h2><ul><li><a href="/b">b</a></li></ul>
+        <h3><a href="/c">Courses</a></h3><div><a href="/d">d</a></div>"#,
+    );
+    let headings: Vec<(&str, &str)> = page
+        .links
+        .iter()
+        .map(|l| (l.href.as_str(), l.heading.as_str()))
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            ("/top", ""),
+            ("/a", "University"),
+            ("/b", "Comp. Sc. and Engg."),
+            ("/c", "Courses"),
+            ("/d", "Courses"),
+        ]
+    );
 }
 
 const TEXTS: &[&str] = &[

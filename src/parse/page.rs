@@ -237,6 +237,35 @@ mod tests {
         );
     }
 
+    /// A URL linked with two texts is two rows, each with its anchor,
+    /// context and heading (one outlink); the same link repeated (here the
+    /// ±80-character window is the whole text) is one; an image link takes
+    /// a later link's anchor, as before.
+    #[test]
+    fn a_url_linked_with_two_texts_keeps_both_contexts() {
+        let html = r#"<h2>Courses</h2><p>The <a href="/cse">Comp. Sc.</a> syllabus</p>
+            <p>The <a href="/cse">Comp. Sc.</a> syllabus</p>
+            <h2>News</h2><p>Read <a href="/cse">more</a> here</p>
+            <a href="/logo"><img src="l.png"></a> <a href="/logo">Home</a>"#;
+        let parsed = parse_one(&fetched(Some("text/html"), "", html.as_bytes()), None);
+        let rows: Vec<(&str, &str, &str, &str, i32)> = parsed
+            .links
+            .iter()
+            .map(|l| {
+                let path = &l.dst.url["http://example.jp".len()..];
+                (path, l.anchor.as_str(), l.context.as_str(), l.heading.as_str(), l.position)
+            })
+            .collect();
+        assert_eq!(rows.len(), 3, "{rows:#?}");
+        assert_eq!(
+            rows[0],
+            ("/cse", "Comp. Sc.", "Courses The Comp. Sc. syllabus The Comp. Sc. syllabus News Read more here Home", "Courses", 0)
+        );
+        assert_eq!((rows[1].0, rows[1].1, rows[1].3, rows[1].4), ("/cse", "more", "News", 1));
+        assert_eq!((rows[2].0, rows[2].1), ("/logo", "Home"));
+        assert_eq!(parsed.page.unwrap().outlinks, 2);
+    }
+
     const CONTENT_TYPES: &[Option<&str>] = &[
         None,
         Some("text/html"),
@@ -260,7 +289,9 @@ mod tests {
             let parsed = parse_one(&fetched(content_type, &headers, &bytes), Some(target));
             let page = parsed.page.unwrap();
             prop_assert!(page.parsed, "{:?}", page.error);
-            prop_assert_eq!(page.outlinks as usize, parsed.links.len());
+            let destinations: std::collections::HashSet<&str> =
+                parsed.links.iter().map(|l| l.dst.url.as_str()).collect();
+            prop_assert_eq!(page.outlinks as usize, destinations.len());
         }
     }
 }

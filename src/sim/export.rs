@@ -47,6 +47,7 @@ pub async fn run(engine: &Engine, crawl: &CrawlDir, out: &Path) -> Result<Export
     let seeds = seeds(engine).await?;
     let info = WebInfo {
         target_lang,
+        target_class: None,
         seeds: seeds.clone(),
         made_by: format!("langcrawl graph export --crawl {}", crawl.root().display()),
         pages,

@@ -100,8 +100,8 @@ pub async fn run(
 ) -> Result<Vec<RecordBatch>> {
     let web = WebDir::open(&options.web)?;
     let info = web.info()?;
-    let target = TargetLang::parse(&info.target_lang)?;
-    let walked = oracle::walk(&web, &info.seeds, target.code())?;
+    TargetLang::parse(&info.target_lang)?;
+    let walked = oracle::walk(&web, &info.seeds, info.target())?;
     log(format!(
         "simulate: {} pages, {} links, {} target pages reachable from {} seeds",
         walked.pages,
@@ -118,6 +118,7 @@ pub async fn run(
     let mut metrics = Vec::new();
     let mut misses = Vec::new();
     for selection in &options.selections {
+        let selection = &for_web(selection, &info);
         let name = selection.strategy.name;
         let started = std::time::Instant::now();
         let crawl = start_crawl(engine, &sim, selection).await?;
@@ -143,6 +144,19 @@ pub async fn run(
     write_table(&sim.metrics(), SIM_METRICS.clone(), metrics)?;
     write_table(&sim.miss_by_distance(), MISS_BY_DISTANCE.clone(), misses)?;
     final_table(engine, &sim).await
+}
+
+/// `selection` for a crawl of the web `info` describes: in a topic web the
+/// pages of its class are the relevant ones, and the class the `ontology`
+/// strategies seek unless `--target-class` names another.
+fn for_web(selection: &LinkSelection, info: &crate::webgraph::WebInfo) -> LinkSelection {
+    let mut selection = selection.clone();
+    if let Some(class) = &info.target_class {
+        let params = &mut selection.params;
+        params.relevant_class = Some(class.clone());
+        params.target_class.get_or_insert_with(|| class.clone());
+    }
+    selection
 }
 
 /// Makes the output folder (replacing an earlier simulation there, never

@@ -16,7 +16,7 @@ use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::store::schema::{ORACLE, TARGET_DISTANCE};
 use crate::store::{read_columns, rows::column, SegmentWriter};
-use crate::webgraph::{Topology, UrlIds, WebDir, UNREACHABLE};
+use crate::webgraph::{Target, Topology, UrlIds, WebDir, UNREACHABLE};
 
 /// Rows per batch of the oracle's tables.
 const BATCH_ROWS: usize = 65_536;
@@ -134,8 +134,8 @@ impl Walked {
 /// Reads `web`'s topology for target language `code` and walks it from
 /// `seeds` (the topology is dropped after; the URLs' ids are kept for
 /// [`register`]). Fails if no seed is a page of the web.
-pub fn walk(web: &WebDir, seeds: &[String], code: &str) -> Result<Walked> {
-    let (topology, ids) = Topology::read(web, code)?;
+pub fn walk(web: &WebDir, seeds: &[String], target: Target<'_>) -> Result<Walked> {
+    let (topology, ids) = Topology::read(web, target)?;
     let seeds: Vec<u32> = seeds.iter().filter_map(|s| ids.get(s)).collect();
     if seeds.is_empty() {
         return Err(Error::Usage(format!(

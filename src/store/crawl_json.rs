@@ -65,6 +65,11 @@ pub struct StrategyParams {
     pub min_la_rel: f64,
     /// `ontology`: the class sought (default: the class of the most important term).
     pub target_class: Option<String>,
+    /// A simulated topic crawl's target: the pages of this class are the
+    /// relevant ones (`simulate` sets it from the web's `target_class`);
+    /// `None`: the pages in the target language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relevant_class: Option<String>,
     /// `ontology`: CSV `term,importance,class`.
     pub importance: Option<PathBuf>,
     /// `ontology`: CSV `source_term,target_term`.
@@ -97,6 +102,7 @@ impl Default for StrategyParams {
             min_ont_rel: 5.0,
             min_la_rel: 0.3,
             target_class: None,
+            relevant_class: None,
             importance: None,
             dictionary: None,
             stop_words: None,

@@ -37,8 +37,17 @@ pub struct Strategy {
     pub simulation_only: bool,
     /// Learns from the crawl before it decides ([`LinkSelection::learn`]).
     pub learns: bool,
+    /// Views computed once and kept in memory before the strategy runs,
+    /// in order: `(table, path under sql/)`.
+    pub tables: &'static [(&'static str, &'static str)],
     pub about: &'static str,
 }
+
+/// The `ontology` strategies' texts, word by word and transcribed.
+const ONTOLOGY_TABLES: &[(&str, &str)] = &[
+    ("context_words", "views/context_words.sql"),
+    ("transcribed_texts", "views/transcribed_texts.sql"),
+];
 
 /// `ontology` without its dictionary: the paper's "non-multilingual" crawler.
 pub const MONOLINGUAL_ONTOLOGY: &str = "ontology-monolingual";
@@ -50,6 +59,7 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Nothing,
         simulation_only: false,
         learns: false,
+        tables: &[],
         about: "Nutch's default (the papers' control group): follow every link, breadth first",
     },
     Strategy {
@@ -58,6 +68,7 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Nothing,
         simulation_only: false,
         learns: false,
+        tables: &[],
         about: "Chan & Yamana: follow links into the target ccTLDs (--tld), else links whose anchor is in the target language",
     },
     Strategy {
@@ -66,6 +77,7 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Nothing,
         simulation_only: false,
         learns: false,
+        tables: &[],
         about: "Tamura: follow only the links of pages in the target language",
     },
     Strategy {
@@ -74,6 +86,7 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Nothing,
         simulation_only: false,
         learns: false,
+        tables: &[],
         about: "Tamura: follow every link, those of target-language pages first",
     },
     Strategy {
@@ -82,6 +95,7 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Servers,
         simulation_only: false,
         learns: false,
+        tables: &[],
         about: "Tamura §4.1: drop links to servers judged irrelevant (--tolerance T), the rest by page language",
     },
     Strategy {
@@ -90,6 +104,7 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Servers,
         simulation_only: false,
         learns: false,
+        tables: &[],
         about: "Tamura §4.2: as server-aggressive, and servers without a target page may not open unvisited servers",
     },
     Strategy {
@@ -98,6 +113,7 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Dirs,
         simulation_only: false,
         learns: false,
+        tables: &[],
         about: "Tamura §4.3: the conservative rule per top-level directory instead of per server",
     },
     Strategy {
@@ -106,6 +122,7 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Nothing,
         simulation_only: false,
         learns: false,
+        tables: ONTOLOGY_TABLES,
         about: "Kumar & Vig: OBRS of the link context (anchor, text around it, heading; transcribed with --dictionary) over --importance, else LARS of the page's class over --class-rules",
     },
     Strategy {
@@ -114,6 +131,7 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Nothing,
         simulation_only: false,
         learns: false,
+        tables: ONTOLOGY_TABLES,
         about: "ontology without the transcriptor (Kumar & Vig's non-multilingual crawler): contexts and pages scored as written",
     },
     Strategy {
@@ -122,6 +140,7 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Nothing,
         simulation_only: false,
         learns: true,
+        tables: &[],
         about: "beyond the papers: follow the links a model learned from this crawl's own fetches scores likely to lead to target pages (--min-probability, --explore)",
     },
     Strategy {
@@ -130,6 +149,7 @@ pub const STRATEGIES: &[Strategy] = &[
         prune: Prune::Nothing,
         simulation_only: true,
         learns: false,
+        tables: &[],
         about: "Tamura's oracle (simulate only): follow exactly the links that lead to target pages",
     },
 ];
@@ -183,6 +203,7 @@ impl LinkSelection {
             .set("min_la_rel", p.min_la_rel)
             .set("target_class", p.target_class.clone().unwrap_or_default())
             .set("rule_depth", i64::from(p.rule_depth))
+            .set("relevant_class", p.relevant_class.clone().unwrap_or_default())
             .set("transcribe", self.strategy.name != MONOLINGUAL_ONTOLOGY)
             .set("min_probability", p.min_probability)
             .set("warmup", i64::from(p.warmup))
@@ -259,6 +280,14 @@ impl LinkSelection {
     /// [`register_inputs`](Self::register_inputs).
     pub async fn link_decisions(&self, engine: &Engine) -> Result<DataFrame> {
         let params = self.sql_params();
+        for (table, sql) in self.strategy.tables {
+            let df = engine.query_file(sql, &params).await?;
+            let planned = std::sync::Arc::new(df.schema().as_arrow().clone());
+            let batches = engine.collect(df).await?;
+            // the batches' own schema: nullability can differ from the plan's
+            let schema = batches.first().map_or(planned, |b| b.schema());
+            engine.register_batches(table, schema, batches)?;
+        }
         engine.register_view(
             "strategy_out",
             engine.query_file(self.strategy.sql, &params).await?,

@@ -31,7 +31,7 @@ use crate::store::crawl_json::{read_json, write_json};
 use crate::store::schema::{WEB_LINKS, WEB_PAGES};
 
 pub use graph::{Anchor, Graph, GraphHost, GraphLink, GraphPage, UNREACHABLE};
-pub use topology::{Topology, UrlIds};
+pub use topology::{Target, Topology, UrlIds};
 pub use write::{LinkRow, LinksWriter, PageRow, PagesWriter};
 
 /// Rows per Parquet batch written and read.
@@ -42,6 +42,10 @@ const BATCH_ROWS: usize = 65_536;
 pub struct WebInfo {
     /// ISO 639-3 code of the target language.
     pub target_lang: String,
+    /// A topic web's target: the pages of this class (`web_pages.class`)
+    /// rather than the pages in the target language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_class: Option<String>,
     /// The seed URLs a crawl of it starts from.
     pub seeds: Vec<String>,
     /// How the graph was made (`websim generate ...` or `graph export ...`).
@@ -54,6 +58,16 @@ pub struct WebInfo {
     /// The achieved statistics, when the generator measured them.
     #[serde(default)]
     pub stats: Vec<Statistic>,
+}
+
+impl WebInfo {
+    /// The web's target pages: its class's, or its language's.
+    pub fn target(&self) -> Target<'_> {
+        match &self.target_class {
+            Some(class) => Target::Class(class),
+            None => Target::Lang(&self.target_lang),
+        }
+    }
 }
 
 /// One measured property of a graph beside the value aimed at.
@@ -209,6 +223,7 @@ mod tests {
     fn written(graph: &Graph, dir: &Path) -> (WebDir, WebInfo) {
         let info = WebInfo {
             target_lang: "jpn".into(),
+            target_class: None,
             seeds: vec!["http://a.jp/".into()],
             made_by: "test".into(),
             pages: graph.pages.len(),
@@ -243,7 +258,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let graph = small_graph();
         let (web, _) = written(&graph, tmp.path());
-        let (topology, ids) = Topology::read(&web, "jpn").unwrap();
+        let (topology, ids) = Topology::read(&web, Target::Lang("jpn")).unwrap();
         assert_eq!(topology, graph.topology("jpn"));
         assert_eq!(ids.get("http://b.jp/p/1.html"), Some(2));
         assert_eq!(ids.get("http://c.jp/"), None);

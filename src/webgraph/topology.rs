@@ -107,12 +107,11 @@ impl Topology {
             .chain((redirect != UNREACHABLE).then_some(redirect))
     }
 
-    /// Reads the topology of `web` for target language `code`, streaming
-    /// its pages and links (URL and destination columns only); returns it
-    /// with the ids of the URLs. A page's links keep their order in the
-    /// links files.
-    pub fn read(web: &WebDir, code: &str) -> Result<(Topology, UrlIds)> {
-        Topology::read_from(web, code).map_err(|e| match e {
+    /// Reads the topology of `web` for `target`, streaming its pages and
+    /// links (URL and destination columns only); returns it with the ids
+    /// of the URLs. A page's links keep their order in the links files.
+    pub fn read(web: &WebDir, target: Target<'_>) -> Result<(Topology, UrlIds)> {
+        Topology::read_from(web, target).map_err(|e| match e {
             Error::WebGraph { .. } => e,
             other => Error::WebGraph {
                 path: web.root().to_path_buf(),
@@ -121,13 +120,16 @@ impl Topology {
         })
     }
 
-    fn read_from(web: &WebDir, code: &str) -> Result<(Topology, UrlIds)> {
+    fn read_from(web: &WebDir, target: Target<'_>) -> Result<(Topology, UrlIds)> {
         let mut topology = Topology::default();
         let mut ids = UrlIds::default();
         let mut redirects: Vec<(u32, u64)> = Vec::new();
-        let columns = ["url", "lang", "status", "redirect_to", "robots_allowed"];
+        let mut columns = vec!["url", "lang", "status", "redirect_to", "robots_allowed"];
+        if let Target::Class(_) = target {
+            columns.push("class");
+        }
         for batch in read_columns(&web.pages(), BATCH_ROWS, &columns)? {
-            topology.add_pages(&batch?, code, &mut ids, &mut redirects)?;
+            topology.add_pages(&batch?, target, &mut ids, &mut redirects)?;
         }
         for (page, key) in redirects {
             topology.redirect[page as usize] = ids.id_of_key(key, &mut topology);
@@ -165,7 +167,7 @@ impl Topology {
     fn add_pages(
         &mut self,
         batch: &RecordBatch,
-        code: &str,
+        target: Target<'_>,
         ids: &mut UrlIds,
         redirects: &mut Vec<(u32, u64)>,
     ) -> Result<()> {
@@ -174,6 +176,10 @@ impl Topology {
         let status = column::<Int32Array>(batch, "status")?;
         let redirect = column::<StringArray>(batch, "redirect_to")?;
         let robots = column::<BooleanArray>(batch, "robots_allowed")?;
+        let (marks, value) = match target {
+            Target::Lang(code) => (lang, code),
+            Target::Class(class) => (column::<StringArray>(batch, "class")?, class),
+        };
         for row in 0..batch.num_rows() {
             let allowed = robots.is_valid(row) && robots.value(row);
             let status = status.is_valid(row).then(|| status.value(row));
@@ -181,14 +187,23 @@ impl Topology {
             let content = allowed && status == Some(200) && lang.is_some();
             let id = ids.id_of(url.value(row), self);
             let flags = &mut self.flags[id as usize];
-            *flags =
-                if content { CONTENT } else { 0 } | if lang == Some(code) { TARGET } else { 0 };
+            let is_target = opt_str(marks, row) == Some(value);
+            *flags = if content { CONTENT } else { 0 } | if is_target { TARGET } else { 0 };
             if let Some(to) = opt_str(redirect, row).filter(|_| allowed) {
                 redirects.push((id, url_key(to)));
             }
         }
         Ok(())
     }
+}
+
+/// Which pages of a web are its target pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target<'a> {
+    /// The pages in this language (ISO 639-3).
+    Lang(&'a str),
+    /// The pages of this class (a topic web's `class` column).
+    Class(&'a str),
 }
 
 /// Page ids by URL, kept as 64-bit hashes of the URLs (16 bytes a page

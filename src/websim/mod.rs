@@ -23,6 +23,7 @@ pub mod rng;
 pub mod server;
 pub mod shapes;
 pub mod traps;
+pub mod university;
 pub mod web_stats;
 
 pub use generator::{Web, WebSpec};

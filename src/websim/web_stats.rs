@@ -42,6 +42,7 @@ pub async fn generate_into(
     let generated = calibrated::generate_into(spec, &web)?;
     let mut info = WebInfo {
         target_lang: target.code().to_string(),
+        target_class: None,
         seeds: generated.seeds,
         made_by: format!(
             "langcrawl websim generate --lang {} --pages {} --seed {}",

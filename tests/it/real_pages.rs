@@ -108,6 +108,35 @@ fn every_real_page_parses_and_its_a_links_match_an_independent_count() {
     }
 }
 
+/// The heading a link appears under is the text of one of the page's own
+/// `h1`–`h6` elements (selected independently; compared without
+/// whitespace, the start of it: at most 160 characters are kept), and real pages give many links one.
+#[test]
+fn link_headings_of_real_pages_are_their_headings() {
+    let selector = Selector::parse("h1, h2, h3, h4, h5, h6").unwrap();
+    let mut with_heading = 0;
+    for (name, bytes) in real_pages() {
+        let html = lang::decode(&bytes, None, None).text;
+        let document = Html::parse_document(&html);
+        let headings: Vec<String> = document
+            .select(&selector)
+            .map(|h| h.text().collect::<String>().split_whitespace().collect())
+            .collect();
+        for link in extract(&html).links.iter().filter(|l| !l.heading.is_empty()) {
+            with_heading += 1;
+            assert!(
+                headings
+                    .iter()
+                    .any(|h| h.starts_with(&link.heading.replace(' ', ""))),
+                "{name}: heading {:?} of {} is none of {headings:?}",
+                link.heading,
+                link.href
+            );
+        }
+    }
+    assert!(with_heading > 500, "{with_heading} links with a heading");
+}
+
 /// The language a URL names, checked against an independent label: the
 /// `hreflang` real pages give their alternates and interlanguage links
 /// (Wikipedia's `ar.wikipedia.org`, Mozilla's `/de/`, ...).

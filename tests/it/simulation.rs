@@ -129,7 +129,7 @@ fn a_live_crawl_and_its_replay_fetch_the_same_urls() {
 }
 
 /// A simulation's CSV table as rows of named fields.
-fn csv_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
+pub(crate) fn csv_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let header = csv_fields(lines.next().unwrap());
@@ -141,14 +141,14 @@ fn csv_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
 /// Per strategy: final harvest rate, final coverage, pages fetched when
 /// coverage first reached 90%, and the share of reachable target pages missed.
 #[derive(Debug, Default, Clone, Copy)]
-struct Outcome {
-    harvest: f64,
-    coverage: f64,
-    pages_to_90: f64,
-    missed: f64,
+pub(crate) struct Outcome {
+    pub harvest: f64,
+    pub coverage: f64,
+    pub pages_to_90: f64,
+    pub missed: f64,
 }
 
-fn outcomes(sim: &Path) -> BTreeMap<String, Outcome> {
+pub(crate) fn outcomes(sim: &Path) -> BTreeMap<String, Outcome> {
     let number = |row: &BTreeMap<String, String>, key: &str| row[key].parse::<f64>().unwrap();
     let mut all: BTreeMap<String, Outcome> = BTreeMap::new();
     for row in csv_rows(&sim.join("metrics.csv")) {

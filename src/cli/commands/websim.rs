@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::super::args::{GenerateWebArgs, WebsimArgs};
+use super::super::args::{GenerateWebArgs, WebKind, WebsimArgs};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::lang::TargetLang;
@@ -12,8 +12,18 @@ use crate::lang::TargetLang;
 /// links a topology counts.
 const MAX_PAGES: usize = 200_000_000;
 
+/// The largest university web (its plan is kept in memory while written).
+const MAX_UNIVERSITY_PAGES: usize = 1_000_000;
+
 pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateWebArgs) -> Result<()> {
-    let target = TargetLang::parse(&args.lang)?;
+    let lang = match (args.kind, &args.lang) {
+        (WebKind::University, _) => return generate_university(args),
+        (WebKind::Calibrated, Some(lang)) => lang,
+        (WebKind::Calibrated, None) => {
+            return Err(Error::Usage("--lang: required for a calibrated web".into()))
+        }
+    };
+    let target = TargetLang::parse(lang)?;
     let Some(index) = crate::websim::corpus::lang_index(target.code()) else {
         let known: Vec<&str> = crate::websim::corpus::LANGS
             .iter()
@@ -21,7 +31,7 @@ pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateWebArgs) -> R
             .collect();
         return Err(Error::Usage(format!(
             "--lang {}: the synthetic web has no text in {} (it has {})",
-            args.lang,
+            lang,
             target.code(),
             known.join(", ")
         )));
@@ -50,6 +60,51 @@ pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateWebArgs) -> R
         info.seeds.join(" ")
     );
     print!("{}", crate::websim::web_stats::table(&info.stats));
+    Ok(())
+}
+
+fn generate_university(args: &GenerateWebArgs) -> Result<()> {
+    use crate::websim::university;
+    if !(100..=MAX_UNIVERSITY_PAGES).contains(&args.pages) {
+        return Err(Error::Usage(format!(
+            "--pages {}: at least 100 and at most {MAX_UNIVERSITY_PAGES} for a university web",
+            args.pages
+        )));
+    }
+    if let Some(lang) = &args.lang {
+        return Err(Error::Usage(format!(
+            "--lang {lang}: a university web is English and Hindi; its target is class {}",
+            university::TARGET_CLASS
+        )));
+    }
+    let started = std::time::Instant::now();
+    let web = crate::webgraph::WebDir::create(&args.out)?;
+    let spec = university::UniversitySpec {
+        pages: args.pages,
+        seed: args.seed,
+    };
+    let generated = university::generate_into(spec, &web)?;
+    web.save_info(&crate::webgraph::WebInfo {
+        target_lang: "eng".into(),
+        target_class: Some(university::TARGET_CLASS.into()),
+        seeds: generated.seeds.clone(),
+        made_by: format!(
+            "langcrawl websim generate --kind university --pages {} --seed {}",
+            args.pages, args.seed
+        ),
+        pages: generated.pages,
+        links: generated.links,
+        stats: Vec::new(),
+    })?;
+    println!(
+        "websim: wrote a university web of {} pages and {} links (target: class {}) to {} in {:.1} s; seeds: {}",
+        generated.pages,
+        generated.links,
+        university::TARGET_CLASS,
+        args.out.display(),
+        started.elapsed().as_secs_f64(),
+        generated.seeds.join(" ")
+    );
     Ok(())
 }
 
