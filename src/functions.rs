@@ -26,21 +26,13 @@ use datafusion::prelude::SessionContext;
 
 /// Registers the functions in `ctx`.
 pub fn register(ctx: &SessionContext) {
-    ctx.register_udf(create_udf(
-        "blocked_address",
-        vec![DataType::Utf8],
-        DataType::Utf8,
-        Volatility::Immutable,
-        Arc::new(|args| {
-            map_strings(args, |host| {
-                let out: StringArray = host
-                    .iter()
-                    .map(|h| h.and_then(crate::address::blocked_host))
-                    .collect();
-                Arc::new(out) as ArrayRef
-            })
-        }),
-    ));
+    text_function(ctx, "blocked_address", |host| {
+        crate::address::blocked_host(host).map(str::to_string)
+    });
+    text_function(ctx, "url_lang", crate::lang::url_lang);
+    text_function(ctx, "anchor_language", |text| {
+        Some(crate::lang::anchor::anchor_lang(text))
+    });
     ctx.register_udf(create_udf(
         "repeated_segment",
         vec![DataType::Utf8],
@@ -54,41 +46,27 @@ pub fn register(ctx: &SessionContext) {
         }),
     ));
     ctx.register_udf(create_udf(
-        "url_lang",
-        vec![DataType::Utf8],
-        DataType::Utf8,
-        Volatility::Immutable,
-        Arc::new(|args| {
-            map_strings(args, |urls| {
-                let out: StringArray = urls
-                    .iter()
-                    .map(|u| u.and_then(crate::lang::url_lang))
-                    .collect();
-                Arc::new(out) as ArrayRef
-            })
-        }),
-    ));
-    ctx.register_udf(create_udf(
-        "anchor_language",
-        vec![DataType::Utf8],
-        DataType::Utf8,
-        Volatility::Immutable,
-        Arc::new(|args| {
-            map_strings(args, |texts| {
-                let out: StringArray = texts
-                    .iter()
-                    .map(|t| t.map(crate::lang::anchor::anchor_lang))
-                    .collect();
-                Arc::new(out) as ArrayRef
-            })
-        }),
-    ));
-    ctx.register_udf(create_udf(
         "anchor_matches",
         vec![DataType::Utf8, DataType::Utf8, DataType::Boolean],
         DataType::Boolean,
         Volatility::Immutable,
         Arc::new(anchor_matches),
+    ));
+}
+
+/// Registers `name(text)` → text, row by row with `f` (NULL in, NULL out).
+fn text_function(ctx: &SessionContext, name: &str, f: fn(&str) -> Option<String>) {
+    ctx.register_udf(create_udf(
+        name,
+        vec![DataType::Utf8],
+        DataType::Utf8,
+        Volatility::Immutable,
+        Arc::new(move |args| {
+            map_strings(args, |texts| {
+                let out: StringArray = texts.iter().map(|t| t.and_then(f)).collect();
+                Arc::new(out) as ArrayRef
+            })
+        }),
     ));
 }
 

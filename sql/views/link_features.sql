@@ -41,7 +41,9 @@ WITH described AS (
            CASE WHEN d.status = 'fetched' AND d.relevant THEN 1 ELSE 0 END AS self_nr,
            coalesce(ds.na, 0) AS server_na, coalesce(ds.nr, 0) AS server_nr,
            coalesce(dd.na, 0) AS dir_na, coalesce(dd.nr, 0) AS dir_nr
-    FROM all_links l
+    -- one row per page and destination, as page_links.sql takes them
+    FROM (SELECT DISTINCT ON (src_url, dst_url) * FROM all_links
+          ORDER BY src_url, dst_url, position NULLS LAST, anchor DESC) l
     LEFT JOIN crawldb_after_round s ON s.url = l.src_url
     LEFT JOIN crawldb_after_round f ON f.url = s.found_from
     LEFT JOIN crawldb_after_round d ON d.url = l.dst_url

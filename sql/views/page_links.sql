@@ -6,11 +6,6 @@
 -- inputs:  links
 -- params:  none
 -- output:  the links schema, one row per (src_url, dst_url)
-SELECT * EXCLUDE (occurrence)
-FROM (
-    SELECT *,
-           row_number() OVER (PARTITION BY src_url, dst_url
-                              ORDER BY position NULLS LAST, anchor DESC) AS occurrence
-    FROM links
-)
-WHERE occurrence = 1
+SELECT DISTINCT ON (src_url, dst_url) *
+FROM links
+ORDER BY src_url, dst_url, position NULLS LAST, anchor DESC

@@ -323,10 +323,10 @@ pub struct StrategyArgs {
     /// Whether a Han-only anchor counts as Japanese or Chinese [default: true]
     #[arg(long, value_name = "BOOL")]
     pub han_matches: Option<bool>,
-    /// ontology: follow a link whose OBRS exceeds this [default: 5, the paper's Min_OntRel]
+    /// ontology: follow a link whose OBRS (Σ term count × importance over its context) exceeds this [default: 5, the paper's Min_OntRel; chosen by scripts/reproduce-kumar-vig]
     #[arg(long, value_name = "X")]
     pub min_ont_rel: Option<f64>,
-    /// ontology: else follow it if its LARS (a rule probability) exceeds this [default: 0.3]
+    /// ontology: else follow it if its LARS (the class-rule probability from its page's class to the class sought) exceeds this [default: 0.15, chosen by scripts/reproduce-kumar-vig]
     #[arg(long, value_name = "X")]
     pub min_la_rel: Option<f64>,
     /// ontology: the class sought [default: the class of the most important term]

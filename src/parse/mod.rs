@@ -194,11 +194,17 @@ fn page_bytes(page: &PageRow) -> usize {
 fn link_bytes(link: &LinkRow) -> usize {
     let dst = &link.dst;
     std::mem::size_of::<LinkRow>()
-        + [&link.src_url, &link.src_host, &link.anchor, &link.context, &link.heading]
-            .iter()
-            .chain([&dst.url, &dst.host, &dst.domain, &dst.tld, &dst.dir].iter())
-            .map(|s| s.len())
-            .sum::<usize>()
+        + [
+            &link.src_url,
+            &link.src_host,
+            &link.anchor,
+            &link.context,
+            &link.heading,
+        ]
+        .iter()
+        .chain([&dst.url, &dst.host, &dst.domain, &dst.tld, &dst.dir].iter())
+        .map(|s| s.len())
+        .sum::<usize>()
 }
 
 /// One line on stderr per page whose parse panicked.

@@ -253,15 +253,30 @@ mod tests {
             .iter()
             .map(|l| {
                 let path = &l.dst.url["http://example.jp".len()..];
-                (path, l.anchor.as_str(), l.context.as_str(), l.heading.as_str(), l.position)
+                (
+                    path,
+                    l.anchor.as_str(),
+                    l.context.as_str(),
+                    l.heading.as_str(),
+                    l.position,
+                )
             })
             .collect();
         assert_eq!(rows.len(), 3, "{rows:#?}");
         assert_eq!(
             rows[0],
-            ("/cse", "Comp. Sc.", "Courses The Comp. Sc. syllabus The Comp. Sc. syllabus News Read more here Home", "Courses", 0)
+            (
+                "/cse",
+                "Comp. Sc.",
+                "Courses The Comp. Sc. syllabus The Comp. Sc. syllabus News Read more here Home",
+                "Courses",
+                0
+            )
         );
-        assert_eq!((rows[1].0, rows[1].1, rows[1].3, rows[1].4), ("/cse", "more", "News", 1));
+        assert_eq!(
+            (rows[1].0, rows[1].1, rows[1].3, rows[1].4),
+            ("/cse", "more", "News", 1)
+        );
         assert_eq!((rows[2].0, rows[2].1), ("/logo", "Home"));
         assert_eq!(parsed.page.unwrap().outlinks, 2);
     }

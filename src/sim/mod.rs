@@ -18,7 +18,9 @@ use crate::error::{Error, Result};
 use crate::generate::GenerateOptions;
 use crate::lang::TargetLang;
 use crate::report::Format;
-use crate::store::schema::{FETCH, LINKS, MISS_BY_DISTANCE, PARSE, SIM_METRICS};
+use crate::store::schema::{
+    FETCH, LINKS, MISS_BY_DISTANCE, PARSE, SIM_METRICS, WEB_LINKS, WEB_PAGES,
+};
 use crate::store::segment::conform;
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
 use crate::strategy::LinkSelection;
@@ -112,8 +114,13 @@ pub async fn run(
     let reachable_targets = walked.reachable_targets();
     let sim = prepare_out(&options.out, &info.seeds)?;
     oracle::register(engine, &web, walked, &sim).await?;
-    engine.register_segment("web_pages", &web.pages()).await?;
-    engine.register_segment("web_links", &web.links()).await?;
+    // with the web schemas: a web written before a column existed reads it as NULL
+    engine
+        .register_segment_as("web_pages", &web.pages(), &WEB_PAGES)
+        .await?;
+    engine
+        .register_segment_as("web_links", &web.links(), &WEB_LINKS)
+        .await?;
 
     let mut metrics = Vec::new();
     let mut misses = Vec::new();

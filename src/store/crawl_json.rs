@@ -100,7 +100,7 @@ impl Default for StrategyParams {
             target_tlds: Vec::new(),
             han_matches: true,
             min_ont_rel: 5.0,
-            min_la_rel: 0.3,
+            min_la_rel: 0.15,
             target_class: None,
             relevant_class: None,
             importance: None,

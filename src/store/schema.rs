@@ -294,9 +294,8 @@ pub static IMPORTANCE: LazyLock<SchemaRef> = LazyLock::new(|| {
 
 /// `stop_words` (CSV): noise words per language (ISO 639-3), dropped from
 /// the parts of a context the transcriptor rewrites.
-pub static STOP_WORDS: LazyLock<SchemaRef> = LazyLock::new(|| {
-    Arc::new(Schema::new(vec![utf8("lang", false), utf8("word", false)]))
-});
+pub static STOP_WORDS: LazyLock<SchemaRef> =
+    LazyLock::new(|| Arc::new(Schema::new(vec![utf8("lang", false), utf8("word", false)])));
 
 /// `dictionary` (CSV): a bilingual dictionary of words and phrases.
 pub static DICTIONARY: LazyLock<SchemaRef> = LazyLock::new(|| {

@@ -203,7 +203,10 @@ impl LinkSelection {
             .set("min_la_rel", p.min_la_rel)
             .set("target_class", p.target_class.clone().unwrap_or_default())
             .set("rule_depth", i64::from(p.rule_depth))
-            .set("relevant_class", p.relevant_class.clone().unwrap_or_default())
+            .set(
+                "relevant_class",
+                p.relevant_class.clone().unwrap_or_default(),
+            )
             .set("transcribe", self.strategy.name != MONOLINGUAL_ONTOLOGY)
             .set("min_probability", p.min_probability)
             .set("warmup", i64::from(p.warmup))

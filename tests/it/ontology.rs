@@ -177,11 +177,7 @@ async fn obrs_of_a_heading_and_a_transcribed_hindi_phrase() {
             "Comp. Engg. Programmes",
         ),
         // comp engg 0.9, not computer 0.4 + engineering 0.3
-        context(
-            "http://mixed.example.in/ce.html",
-            "कंप्यूटर अभियांत्रिकी",
-            "",
-        ),
+        context("http://mixed.example.in/ce.html", "कंप्यूटर अभियांत्रिकी", ""),
         // English: Information Tech. 0.5, the Devanagari word left alone
         context(
             "http://mixed.example.in/it.html",
@@ -224,14 +220,26 @@ async fn obrs_of_a_heading_and_a_transcribed_hindi_phrase() {
 #[tokio::test]
 async fn lars_chains_table_3_one_transitive_step() {
     let pages = [
-        ("http://cse.example.edu/", "Department of Comp. Sc. And Engg."),
+        (
+            "http://cse.example.edu/",
+            "Department of Comp. Sc. And Engg.",
+        ),
         ("http://it.example.edu/", "Department of Information Tech."),
         ("http://comp.example.edu/", "Computer centre"),
     ];
     let links: Vec<Link> = [
-        ("http://cse.example.edu/", "http://cse.example.edu/contact.html"),
-        ("http://it.example.edu/", "http://it.example.edu/contact.html"),
-        ("http://comp.example.edu/", "http://comp.example.edu/contact.html"),
+        (
+            "http://cse.example.edu/",
+            "http://cse.example.edu/contact.html",
+        ),
+        (
+            "http://it.example.edu/",
+            "http://it.example.edu/contact.html",
+        ),
+        (
+            "http://comp.example.edu/",
+            "http://comp.example.edu/contact.html",
+        ),
     ]
     .into_iter()
     .map(|(src, dst)| link(src, dst, "contact"))
@@ -313,18 +321,39 @@ fn the_multilingual_crawler_tunnels_through_mixed_pages() {
     let tmp = tempfile::tempdir().unwrap();
     let web = tmp.path().join("web");
     let web_arg = web.to_str().unwrap();
-    let args = ["websim", "generate", "--kind", "university", "--pages", "1000", "-o", web_arg];
+    let args = [
+        "websim",
+        "generate",
+        "--kind",
+        "university",
+        "--pages",
+        "1000",
+        "-o",
+        web_arg,
+    ];
     succeeded(langcrawl(&args), &args);
     let sim = tmp.path().join("sim");
     let sim_arg = sim.to_str().unwrap();
     let strategies = "hard-focused,ontology-monolingual,ontology";
     let args = [
-        "simulate", "--web", web_arg, "--strategy", strategies, "--round-size", "50", "-o", sim_arg,
+        "simulate",
+        "--web",
+        web_arg,
+        "--strategy",
+        strategies,
+        "--round-size",
+        "50",
+        "-o",
+        sim_arg,
     ];
     succeeded(langcrawl(&args), &args);
     let found = |strategy: &str| {
         let rows = csv_rows(&sim.join("metrics.csv"));
-        let last = rows.iter().rev().find(|r| r["strategy"] == strategy).unwrap();
+        let last = rows
+            .iter()
+            .rev()
+            .find(|r| r["strategy"] == strategy)
+            .unwrap();
         last["target_fetched"].parse::<u32>().unwrap()
     };
     let outcome = outcomes(&sim);
@@ -333,15 +362,31 @@ fn the_multilingual_crawler_tunnels_through_mixed_pages() {
         outcome["ontology-monolingual"],
         outcome["ontology"],
     );
-    let counts = [found("hard-focused"), found("ontology-monolingual"), found("ontology")];
-    assert!(counts[0] < counts[1] && counts[1] < counts[2], "CSE pages found: {counts:?}");
+    let counts = [
+        found("hard-focused"),
+        found("ontology-monolingual"),
+        found("ontology"),
+    ];
+    assert!(
+        counts[0] < counts[1] && counts[1] < counts[2],
+        "CSE pages found: {counts:?}"
+    );
     assert!(
         baseline.harvest < mono.harvest && mono.harvest < multi.harvest,
         "harvest rates: {baseline:?} {mono:?} {multi:?}"
     );
-    assert!(multi.coverage > 0.95 && mono.coverage < 0.8, "{mono:?} {multi:?}");
+    assert!(
+        multi.coverage > 0.95 && mono.coverage < 0.8,
+        "{mono:?} {multi:?}"
+    );
     let html = tmp.path().join("report.html");
-    let args = ["report", "--crawl", sim_arg, "--html", html.to_str().unwrap()];
+    let args = [
+        "report",
+        "--crawl",
+        sim_arg,
+        "--html",
+        html.to_str().unwrap(),
+    ];
     succeeded(langcrawl(&args), &args);
     let html = std::fs::read_to_string(html).unwrap();
     for strategy in ["hard-focused", "ontology-monolingual", "ontology"] {

@@ -58,13 +58,28 @@ fn each_phase_on_its_own() {
     let links = crawl.number("SELECT count(*) FROM links");
     assert!(links > 8, "front pages link out: {links}");
     assert_eq!(
-        crawl.number("SELECT count(*) FROM (SELECT src_url, dst_url FROM links GROUP BY 1, 2)"),
+        crawl.number(
+            "SELECT count(*) FROM (SELECT src_url, dst_url, anchor, context, heading FROM links GROUP BY 1, 2, 3, 4, 5)"
+        ),
         links,
-        "links are de-duplicated per page"
+        "a page's link rows are one per destination and text"
+    );
+    assert_eq!(
+        crawl.number(
+            "SELECT count(*) FROM parse p
+             JOIN (SELECT src_url, count(DISTINCT dst_url) AS n FROM links GROUP BY 1) l ON l.src_url = p.url
+             WHERE p.outlinks <> l.n"
+        ),
+        0,
+        "outlinks counts each page's destinations once"
     );
 
     crawl.ok(&["updatedb", "--strategy", "bfs"]);
-    assert_eq!(crawl.number("SELECT count(*) FROM decisions"), links);
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM decisions"),
+        crawl.number("SELECT count(*) FROM (SELECT DISTINCT src_url, dst_url FROM links)"),
+        "one decision per page and destination"
+    );
     assert_eq!(
         crawl.number("SELECT count(*) FROM crawldb WHERE status = 'fetched' AND fetched_round = 1"),
         8

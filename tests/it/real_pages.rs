@@ -122,7 +122,11 @@ fn link_headings_of_real_pages_are_their_headings() {
             .select(&selector)
             .map(|h| h.text().collect::<String>().split_whitespace().collect())
             .collect();
-        for link in extract(&html).links.iter().filter(|l| !l.heading.is_empty()) {
+        for link in extract(&html)
+            .links
+            .iter()
+            .filter(|l| !l.heading.is_empty())
+        {
             with_heading += 1;
             assert!(
                 headings

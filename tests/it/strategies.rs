@@ -5,8 +5,8 @@
 use crate::strategy_fixture::{
     decide, fetched, fixture, link, queued, selection, verdict, Decision, Page,
 };
-use langcrawl::urls;
 use langcrawl::store::StrategyParams;
+use langcrawl::urls;
 
 /// Chan & Yamana, Tables 2 and 3: the links of http://www.bsc.org.cn/ under
 /// the rule "the destination's TLD is .cn, else the anchor is Chinese".
@@ -262,4 +262,3 @@ async fn queued_urls_of_a_server_turned_irrelevant_are_skipped() {
     .await;
     assert!(bfs.is_empty(), "bfs never prunes: {bfs:#?}");
 }
-

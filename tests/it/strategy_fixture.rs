@@ -214,4 +214,3 @@ pub(crate) fn verdict<'a>(decisions: &'a [Decision], url: &str) -> &'a Decision 
         .find(|d| d.url == url)
         .unwrap_or_else(|| panic!("no decision for {url}: {decisions:#?}"))
 }
-

@@ -72,6 +72,9 @@ struct Departments {
     hidden: Vec<u32>,
 }
 
+/// Each page's links: destination and texts.
+type PlannedLinks = Vec<Vec<(u32, LinkText)>>;
+
 /// Writes a university web of `spec.pages` pages into `web`; the same spec
 /// gives the same web.
 pub fn generate_into(spec: UniversitySpec, web: &WebDir) -> Result<Generated> {
@@ -203,8 +206,8 @@ fn draw(rng: &mut Rng, weights: &[f64]) -> usize {
 /// page (navigation, open pages only), and 5 to 8 links to classes drawn
 /// from [`RULES`]; then one more link from a mixed page to each hidden
 /// page no mixed page linked.
-fn plan_links(rng: &mut Rng, pages: &[Page], departments: &Departments) -> Vec<Vec<(u32, LinkText)>> {
-    let mut links: Vec<Vec<(u32, LinkText)>> = Vec::with_capacity(pages.len());
+fn plan_links(rng: &mut Rng, pages: &[Page], departments: &Departments) -> PlannedLinks {
+    let mut links: PlannedLinks = Vec::with_capacity(pages.len());
     let mut linked = vec![false; pages.len()];
     for (id, page) in pages.iter().enumerate() {
         let mut out = navigation(id as u32, page, departments);
@@ -219,7 +222,9 @@ fn plan_links(rng: &mut Rng, pages: &[Page], departments: &Departments) -> Vec<V
         links.push(out);
     }
     let mixed: Vec<u32> = (0..pages.len() as u32)
-        .filter(|&p| pages[p as usize].writing == Writing::Mixed && RULES[pages[p as usize].class][0] > 0.0)
+        .filter(|&p| {
+            pages[p as usize].writing == Writing::Mixed && RULES[pages[p as usize].class][0] > 0.0
+        })
         .collect();
     for &hidden in &departments.hidden {
         if !linked[hidden as usize] && !mixed.is_empty() {

@@ -4,7 +4,7 @@
 
 use super::*;
 
-fn planned(count: usize) -> (Vec<Page>, Departments, Vec<Vec<(u32, LinkText)>>) {
+fn planned(count: usize) -> (Vec<Page>, Departments, PlannedLinks) {
     let mut rng = Rng::new(&[7]);
     let pages = plan_pages(&mut rng, count);
     let departments = departments(&pages);
@@ -46,12 +46,20 @@ fn a_fifth_mixed_and_hidden_pages_reached_only_through_mixed_ones() {
     let mixed = pages.iter().filter(|p| p.writing == Writing::Mixed).count();
     let share = mixed as f64 / pages.len() as f64;
     assert!((share - 0.2).abs() < 0.02, "mixed share {share}");
-    assert!(departments.hidden.len() > 100, "{}", departments.hidden.len());
+    assert!(
+        departments.hidden.len() > 100,
+        "{}",
+        departments.hidden.len()
+    );
     let mut inlinks = vec![0usize; pages.len()];
     for (src, out) in links.iter().enumerate() {
         for (dst, _) in out {
             if pages[*dst as usize].hidden {
-                assert_eq!(pages[src].writing, Writing::Mixed, "page {src} → hidden {dst}");
+                assert_eq!(
+                    pages[src].writing,
+                    Writing::Mixed,
+                    "page {src} → hidden {dst}"
+                );
                 inlinks[*dst as usize] += 1;
             }
         }
@@ -70,7 +78,9 @@ fn mixed_pages_name_classes_in_hindi_only() {
         for (_, link) in out {
             let texts = [&link.anchor, &link.context, &link.heading];
             assert!(
-                !texts.iter().any(|t| english_terms.iter().any(|e| t.contains(e))),
+                !texts
+                    .iter()
+                    .any(|t| english_terms.iter().any(|e| t.contains(e))),
                 "{:?}",
                 (&link.anchor, &link.context, &link.heading)
             );
@@ -82,13 +92,31 @@ fn mixed_pages_name_classes_in_hindi_only() {
 fn the_same_spec_writes_the_same_web() {
     let written = |dir: &std::path::Path| {
         let web = WebDir::create(dir).unwrap();
-        let generated = generate_into(UniversitySpec { pages: 300, seed: 3 }, &web).unwrap();
+        let generated = generate_into(
+            UniversitySpec {
+                pages: 300,
+                seed: 3,
+            },
+            &web,
+        )
+        .unwrap();
         let bytes = |path: std::path::PathBuf| {
-            let mut files: Vec<_> = std::fs::read_dir(path).unwrap().map(|e| e.unwrap().path()).collect();
+            let mut files: Vec<_> = std::fs::read_dir(path)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
             files.sort();
-            files.iter().map(|f| std::fs::read(f).unwrap()).collect::<Vec<_>>()
+            files
+                .iter()
+                .map(|f| std::fs::read(f).unwrap())
+                .collect::<Vec<_>>()
         };
-        (generated.seeds, generated.pages, bytes(web.pages()), bytes(web.links()))
+        (
+            generated.seeds,
+            generated.pages,
+            bytes(web.pages()),
+            bytes(web.links()),
+        )
     };
     let tmp = tempfile::tempdir().unwrap();
     let a = written(&tmp.path().join("a"));

@@ -91,10 +91,11 @@ fn term(rng: &mut Rng, class: usize, writing: Writing) -> &'static str {
 }
 
 fn filler(rng: &mut Rng, writing: Writing) -> &'static str {
-    match writing {
-        Writing::English => *rng.pick(FILLER_EN),
-        Writing::Mixed => *rng.pick(FILLER_HI),
-    }
+    let words = match writing {
+        Writing::English => FILLER_EN,
+        Writing::Mixed => FILLER_HI,
+    };
+    words[rng.below(words.len())]
 }
 
 /// The page's heading and body: its class named [`MENTIONS`] times among
@@ -141,7 +142,11 @@ pub fn link_text(rng: &mut Rng, to: usize, writing: Writing, named: f64) -> Link
     };
     let context = match writing {
         Writing::English => format!("See {anchor} for the {}", filler(rng, writing)),
-        Writing::Mixed => format!("हमारे {anchor} {} {}", rng.pick(NOISE_HI), filler(rng, writing)),
+        Writing::Mixed => format!(
+            "हमारे {anchor} {} {}",
+            rng.pick(NOISE_HI),
+            filler(rng, writing)
+        ),
     };
     let heading = match (rng.chance(0.5), writing) {
         (true, Writing::English) => format!("{} links", term(rng, to, writing)),
