@@ -14,7 +14,7 @@
 --   3. A source page's class is the class whose terms score highest on its
 --      whole visible text (transcribed the same way). LARS is the
 --      probability that a page of that class leads to the class sought,
---      through the class rules chained up to $rule_depth steps:
+--      through the class rules chained up to $rule_depth (at most 4) steps:
 --      P(i → k) = max over j of P(i → j) × P(j → k).
 --   4. Follow the link if OBRS > $min_ont_rel, else if LARS > $min_la_rel;
 --      priority = OBRS.
@@ -24,7 +24,7 @@
 -- params:  $min_ont_rel, $min_la_rel, $target_class ('' = the class of the
 --          most important term), $rule_depth
 -- output:  src_url, url, accepted, priority, reason
-WITH RECURSIVE parts AS (
+WITH parts AS (
     SELECT * FROM (VALUES ('context', 1.0), ('heading', 1.0)) AS p(part, weight)
 ),
 terms AS (
@@ -67,12 +67,26 @@ sought AS (
                     (SELECT class FROM terms WHERE class IS NOT NULL ORDER BY importance DESC, class LIMIT 1)) AS class
 ),
 chains AS (
-    SELECT from_class, to_class, probability, 1 AS steps FROM class_rules
+    -- chained rules, written out to 4 steps (kept within $rule_depth)
+    SELECT from_class, to_class, probability FROM class_rules
     UNION ALL
-    SELECT c.from_class, r.to_class, c.probability * r.probability AS probability, c.steps + 1 AS steps
-    FROM chains c
-    JOIN class_rules r ON r.from_class = c.to_class
-    WHERE c.steps < $rule_depth
+    SELECT a.from_class, b.to_class, a.probability * b.probability
+    FROM class_rules a
+    JOIN class_rules b ON b.from_class = a.to_class
+    WHERE $rule_depth >= 2
+    UNION ALL
+    SELECT a.from_class, c.to_class, a.probability * b.probability * c.probability
+    FROM class_rules a
+    JOIN class_rules b ON b.from_class = a.to_class
+    JOIN class_rules c ON c.from_class = b.to_class
+    WHERE $rule_depth >= 3
+    UNION ALL
+    SELECT a.from_class, d.to_class, a.probability * b.probability * c.probability * d.probability
+    FROM class_rules a
+    JOIN class_rules b ON b.from_class = a.to_class
+    JOIN class_rules c ON c.from_class = b.to_class
+    JOIN class_rules d ON d.from_class = c.to_class
+    WHERE $rule_depth >= 4
 ),
 lars AS (
     SELECT c.src_url, max(r.probability) AS lars

@@ -72,25 +72,30 @@ matches AS (
     JOIN sequences q ON q.text_key = w.text_key
     WHERE array_to_string(array_slice(q.words, w.j, w.j + p.n - 1), ' ') = p.phrase
 ),
+dominated AS (
+    -- matches that overlap a longer one, or one as long that starts earlier
+    SELECT m.text_key, m.j, m.n
+    FROM matches m
+    JOIN matches o
+      ON o.text_key = m.text_key
+     AND o.j <= m.j + m.n - 1 AND m.j <= o.j + o.n - 1
+     AND (o.n > m.n OR (o.n = m.n AND o.j < m.j))
+    GROUP BY m.text_key, m.j, m.n
+),
 longest AS (
     SELECT m.text_key, m.j, m.n, m.transcription
     FROM matches m
-    LEFT JOIN matches o
-           ON o.text_key = m.text_key
-          AND o.j <= m.j + m.n - 1 AND m.j <= o.j + o.n - 1
-          AND (o.n > m.n OR (o.n = m.n AND o.j < m.j))
-    WHERE o.text_key IS NULL
-),
-covered AS (
-    SELECT text_key, unnest(range(j, j + n)) AS j FROM longest
+    LEFT JOIN dominated d ON d.text_key = m.text_key AND d.j = m.j AND d.n = m.n
+    WHERE d.text_key IS NULL
 ),
 tokens AS (
     SELECT w.src_url, w.url, w.occurrence, w.part, w.j,
            coalesce(k.transcription, w.word) AS token
     FROM kept_words w
     LEFT JOIN longest k ON k.text_key = w.text_key AND k.j = w.j
-    LEFT JOIN covered c ON c.text_key = w.text_key AND c.j = w.j
-    WHERE k.j IS NOT NULL OR c.j IS NULL
+    -- the rest of a match's words go with its first
+    LEFT JOIN longest c ON c.text_key = w.text_key AND w.j > c.j AND w.j < c.j + c.n
+    WHERE c.text_key IS NULL
 )
 SELECT src_url, url, occurrence, part,
        ' ' || array_to_string(array_agg(token ORDER BY j), ' ') || ' ' AS text

@@ -344,8 +344,8 @@ pub struct StrategyArgs {
     /// ontology: noise words the transcriptor drops, CSV lang,word [default: sql/tables/stop_words.csv]
     #[arg(long, value_name = "FILE")]
     pub stop_words: Option<PathBuf>,
-    /// ontology: chain class rules up to this many steps for LARS (1 = the rules as given) [default: 2]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=8))]
+    /// ontology: chain class rules up to this many steps for LARS, 1 to 4 (1 = the rules as given) [default: 2]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4))]
     pub rule_depth: Option<u32>,
     /// adaptive: follow a link whose learned probability of leading to a target page reaches this, once the model has seen enough labels [default: 0.1]
     #[arg(long, value_name = "P")]
