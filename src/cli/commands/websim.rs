@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::super::args::{GenerateWebArgs, WebKind, WebsimArgs};
+use super::super::websim_args::{GenerateWebArgs, WebKind, WebsimArgs};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::lang::TargetLang;

@@ -1,0 +1,63 @@
+//! `websim`'s clap structs: the synthetic webs, served or written.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+#[derive(Debug, Subcommand)]
+pub enum WebsimCommand {
+    /// Serve the synthetic web as an HTTP forward proxy on loopback; crawl it with --proxy
+    Serve(WebsimArgs),
+    /// Write a web graph as Parquet: a calibrated one (Tamura's Thai web, for any target; its statistics printed) or Kumar & Vig's university web
+    Generate(GenerateWebArgs),
+}
+
+/// The webs `websim generate` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WebKind {
+    /// Tamura's Thai web, calibrated, for the target language --lang
+    Calibrated,
+    /// Kumar & Vig's engineering university: classes CSE, IT, ENGG, COMP linked as their Table 3 says, a fifth of the pages mixed Hindi–English; its target is class CSE
+    University,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateWebArgs {
+    /// Which web
+    #[arg(long, value_enum, default_value_t = WebKind::Calibrated)]
+    pub kind: WebKind,
+    /// Target language of a calibrated web: tha, jpn, kor, cmn or hin (or th, ja, ko, zh, hi)
+    #[arg(long, required_if_eq("kind", "calibrated"))]
+    pub lang: Option<String>,
+    /// Number of pages
+    #[arg(long, default_value_t = 100_000)]
+    pub pages: usize,
+    /// Seed of the generator: the same seed gives the same web
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The web directory to write (must not exist, or be empty)
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct WebsimArgs {
+    /// Serve this web graph (from `websim generate` or `graph export`) instead of the built-in web
+    #[arg(long, value_name = "DIR")]
+    pub web: Option<PathBuf>,
+    /// Address to listen on (loopback only; port 0 picks a free port)
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+    /// Seed of the generator: the same seed gives the same web
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of hosts
+    #[arg(long, default_value_t = 300)]
+    pub hosts: usize,
+    /// Give every page its site's menu and footer; the menu links pages a second time, with `?from=menu`
+    #[arg(long)]
+    pub chrome: bool,
+    /// Number of pages, spread over the hosts
+    #[arg(long, default_value_t = 6000)]
+    pub pages: usize,
+}
