@@ -299,7 +299,8 @@ mod tests {
     ) AS t(url, host, dir, status, relevant, found_from)";
 
     const PAGE_LINKS: &str = "SELECT *, 'a' AS kind, CAST(NULL AS VARCHAR) AS hreflang,
-               'und' AS anchor_lang, 'com' AS dst_tld, dst_host || '/' AS dst_dir
+               '' AS anchor, 'und' AS anchor_lang, 'com' AS dst_tld, dst_host || '/' AS dst_dir,
+               CAST(NULL AS INT) AS position
         FROM (VALUES
             (1, 'http://h1/a', 'h1', 'http://h1/b', 'h1'),
             (1, 'http://h1/a', 'h1', 'http://h3/d', 'h3'),
