@@ -11,7 +11,10 @@
 //!   the one definition of that rule);
 //! - `anchor_language(text)`: the language of a short text by the anchor
 //!   rules (`crate::lang::anchor_lang`: the script decides, else `und`
-//!   below four words), the transcriptor's word test;
+//!   below four words), the transcriptor's guess at its dictionary's
+//!   language;
+//! - `text_script(text)`: the script most of its letters are in
+//!   (`crate::lang::ScriptCounts::dominant`), the transcriptor's word test;
 //! - `url_lang(url)`: the language the URL names (`/th/`, `hl=ja`, `ko.`
 //!   hosts), or NULL (`crate::lang::url_lang`).
 
@@ -32,6 +35,11 @@ pub fn register(ctx: &SessionContext) {
     text_function(ctx, "url_lang", crate::lang::url_lang);
     text_function(ctx, "anchor_language", |text| {
         Some(crate::lang::anchor::anchor_lang(text))
+    });
+    text_function(ctx, "text_script", |text| {
+        crate::lang::ScriptCounts::of(text)
+            .dominant()
+            .map(str::to_string)
     });
     ctx.register_udf(create_udf(
         "repeated_segment",

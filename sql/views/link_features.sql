@@ -42,8 +42,8 @@ WITH described AS (
            coalesce(ds.na, 0) AS server_na, coalesce(ds.nr, 0) AS server_nr,
            coalesce(dd.na, 0) AS dir_na, coalesce(dd.nr, 0) AS dir_nr
     -- one row per page and destination, as page_links.sql takes them
-    FROM (SELECT DISTINCT ON (src_url, dst_url) * FROM all_links
-          ORDER BY src_url, dst_url, position NULLS LAST, anchor DESC) l
+    FROM (SELECT DISTINCT ON (round, src_url, dst_url) * FROM all_links
+          ORDER BY round, src_url, dst_url, position NULLS LAST, anchor DESC) l
     LEFT JOIN crawldb_after_round s ON s.url = l.src_url
     LEFT JOIN crawldb_after_round f ON f.url = s.found_from
     LEFT JOIN crawldb_after_round d ON d.url = l.dst_url

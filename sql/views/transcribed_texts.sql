@@ -1,44 +1,46 @@
 -- transcribed_texts: Kumar & Vig's multilingual transcriptor over
--- context_words (materialized once a round). Only the words in the
--- dictionary's source language are touched — the language the anchor
--- identifier gives most of its source terms; a word is in it when the same
--- identifier says so (Devanagari is Hindi) — so English stays as written:
---   1. the source language's noise words (stop_words) are dropped, from the
---      text and from the dictionary's phrases alike;
+-- context_words (materialized once a round). Only the words written in
+-- the script of the dictionary's source terms are touched (a word is in
+-- the source language when its script is: Devanagari for a Hindi
+-- dictionary), so English stays as written:
+--   1. the noise words (stop_words) of the dictionary's source language —
+--      the language the anchor identifier gives its source terms taken
+--      together — are dropped, from the text and from the dictionary's
+--      phrases alike;
 --   2. dictionary phrases match longest first: a match is kept unless it
---      overlaps a longer one (or one as long that starts earlier), and is
---      replaced by its transcription.
+--      overlaps a longer one (or one as long that starts earlier) — it is
+--      the best match at each of its words — and is replaced by its
+--      transcription.
+-- Every join is on equal keys (text, word position), so a text costs time
+-- in proportion to its words times the longest phrase.
 -- With $transcribe false (`ontology-monolingual`) texts stay as written.
 -- inputs:  context_words, dictionary (source_term, target_term),
 --          stop_words (lang, word)
 -- params:  $transcribe
 -- output:  src_url, url, occurrence, part, text (' word word ... ')
-WITH source_lang AS (
-    SELECT lang
-    FROM (SELECT anchor_language(source_term) AS lang, count(*) AS terms
-          FROM dictionary GROUP BY 1)
-    ORDER BY terms DESC, lang
-    LIMIT 1
-),
-source_words AS (
-    SELECT word
-    FROM (SELECT DISTINCT word FROM context_words WHERE $transcribe)
-    WHERE anchor_language(word) = (SELECT lang FROM source_lang)
+WITH source AS (
+    SELECT anchor_language(string_agg(source_term, ' ')) AS lang,
+           (SELECT script FROM (SELECT text_script(source_term) AS script, count(*) AS terms
+                                FROM dictionary GROUP BY 1)
+            ORDER BY terms DESC, script LIMIT 1) AS script
+    FROM dictionary
 ),
 noise AS (
     SELECT DISTINCT trim(lower(word)) AS word
     FROM stop_words
-    WHERE $transcribe AND lang = (SELECT lang FROM source_lang)
+    WHERE $transcribe AND lang = (SELECT lang FROM source)
+),
+source_words AS (
+    SELECT word
+    FROM (SELECT DISTINCT word FROM context_words WHERE $transcribe)
+    WHERE text_script(word) = (SELECT script FROM source)
 ),
 kept_words AS (
     SELECT w.text_key, w.src_url, w.url, w.occurrence, w.part, w.word,
            CAST(row_number() OVER (PARTITION BY w.text_key ORDER BY w.i) AS BIGINT) AS j
     FROM context_words w
-    LEFT JOIN (SELECT n.word FROM noise n JOIN source_words s ON s.word = n.word) z ON z.word = w.word
+    LEFT JOIN noise z ON z.word = w.word
     WHERE z.word IS NULL
-),
-sequences AS (
-    SELECT text_key, array_agg(word ORDER BY j) AS words FROM kept_words GROUP BY text_key
 ),
 phrase_words AS (
     SELECT source, transcription, k, array_element(words, k) AS word
@@ -54,48 +56,67 @@ phrase_words AS (
         )
     )
 ),
-phrases AS (
-    SELECT array_to_string(array_agg(p.word ORDER BY p.k), ' ') AS phrase,
-           array_element(array_agg(p.word ORDER BY p.k), 1) AS first_word,
-           CAST(count(*) AS BIGINT) AS n,
-           min(p.transcription) AS transcription
+-- each source term without its noise words, numbered 1..n again
+phrase_terms AS (
+    SELECT p.source, p.transcription, p.word,
+           CAST(row_number() OVER (PARTITION BY p.source ORDER BY p.k) AS BIGINT) AS k
     FROM phrase_words p
     LEFT JOIN noise z ON z.word = p.word
     WHERE z.word IS NULL AND p.word <> ''
-    GROUP BY p.source
 ),
+-- one phrase per text after normalization (two spellings of one phrase
+-- must not match twice)
+phrases AS (
+    SELECT phrase, min(transcription) AS transcription, min(source) AS source, max(n) AS n
+    FROM (SELECT source, min(transcription) AS transcription,
+                 array_to_string(array_agg(word ORDER BY k), ' ') AS phrase,
+                 CAST(count(*) AS BIGINT) AS n
+          FROM phrase_terms GROUP BY source)
+    GROUP BY phrase
+),
+phrase_parts AS (
+    SELECT p.phrase, p.n, p.transcription, t.k, t.word
+    FROM phrases p
+    JOIN phrase_terms t ON t.source = p.source
+),
+-- a phrase matches at j when its k-th word is the text's (j + k - 1)-th
 matches AS (
-    SELECT w.text_key, w.j, p.n, p.transcription
+    SELECT w.text_key, w.j - p.k + 1 AS j, p.phrase, min(p.n) AS n,
+           min(p.transcription) AS transcription
     FROM kept_words w
     JOIN source_words s ON s.word = w.word
-    JOIN phrases p ON p.first_word = w.word
-    JOIN sequences q ON q.text_key = w.text_key
-    WHERE array_to_string(array_slice(q.words, w.j, w.j + p.n - 1), ' ') = p.phrase
+    JOIN phrase_parts p ON p.word = w.word
+    WHERE w.j - p.k + 1 >= 1
+    GROUP BY w.text_key, w.j - p.k + 1, p.phrase
+    HAVING count(*) = min(p.n)
 ),
-dominated AS (
-    -- matches that overlap a longer one, or one as long that starts earlier
-    SELECT m.text_key, m.j, m.n
-    FROM matches m
-    JOIN matches o
-      ON o.text_key = m.text_key
-     AND o.j <= m.j + m.n - 1 AND m.j <= o.j + o.n - 1
-     AND (o.n > m.n OR (o.n = m.n AND o.j < m.j))
-    GROUP BY m.text_key, m.j, m.n
+match_words AS (
+    SELECT text_key, j, n, transcription, unnest(range(j, j + n)) AS at
+    FROM matches
+),
+-- the best match at each word: the longest, then the earliest
+best_at AS (
+    SELECT text_key, at, j, n,
+           row_number() OVER (PARTITION BY text_key, at ORDER BY n DESC, j) AS rank
+    FROM match_words
 ),
 longest AS (
-    SELECT m.text_key, m.j, m.n, m.transcription
-    FROM matches m
-    LEFT JOIN dominated d ON d.text_key = m.text_key AND d.j = m.j AND d.n = m.n
-    WHERE d.text_key IS NULL
+    SELECT m.text_key, m.j, m.n, min(m.transcription) AS transcription
+    FROM match_words m
+    JOIN best_at b ON b.text_key = m.text_key AND b.at = m.at AND b.rank = 1
+    GROUP BY m.text_key, m.j, m.n
+    HAVING sum(CASE WHEN b.j = m.j AND b.n = m.n THEN 1 ELSE 0 END) = m.n
+),
+covered AS (
+    SELECT text_key, j, transcription, unnest(range(j, j + n)) AS at FROM longest
 ),
 tokens AS (
     SELECT w.src_url, w.url, w.occurrence, w.part, w.j,
-           coalesce(k.transcription, w.word) AS token
+           CASE WHEN c.at IS NULL THEN w.word ELSE c.transcription END AS token
     FROM kept_words w
-    LEFT JOIN longest k ON k.text_key = w.text_key AND k.j = w.j
-    -- the rest of a match's words go with its first
-    LEFT JOIN longest c ON c.text_key = w.text_key AND w.j > c.j AND w.j < c.j + c.n
-    WHERE c.text_key IS NULL
+    LEFT JOIN covered c ON c.text_key = w.text_key AND c.at = w.j
+    -- a match's first word becomes its transcription, the others go
+    WHERE c.at IS NULL OR c.at = c.j
 )
 SELECT src_url, url, occurrence, part,
        ' ' || array_to_string(array_agg(token ORDER BY j), ' ') || ' ' AS text

@@ -169,6 +169,8 @@ struct LinkSpan {
     hreflang: Option<String>,
     /// The anchor when the span has no text: an image's `alt`, `title`, `aria-label`.
     fallback: Option<String>,
+    /// Headings entered before the link.
+    headings_before: usize,
 }
 
 /// A depth-first walk that collects visible text and link spans in it.
@@ -180,8 +182,11 @@ struct Walk {
     open: Vec<usize>,
     /// Depth of hidden elements around the current node.
     hidden: usize,
-    /// Byte ranges of the headings' text (in order of start after `finish`).
-    headings: Vec<std::ops::Range<usize>>,
+    /// Byte ranges of the headings' text, in document order after `finish`
+    /// (each with its place among the headings entered).
+    headings: Vec<(usize, std::ops::Range<usize>)>,
+    /// Headings entered so far.
+    headings_entered: usize,
 }
 
 enum Step<'a> {
@@ -189,8 +194,8 @@ enum Step<'a> {
     Break,
     Unhide,
     EndLink(usize),
-    /// A heading closes; its text started at this offset.
-    EndHeading(usize),
+    /// A heading closes: its place among the headings, where its text started.
+    EndHeading(usize, usize),
 }
 
 impl Walk {
@@ -202,7 +207,7 @@ impl Walk {
                 Step::Break => self.push_break(),
                 Step::Unhide => self.hidden -= 1,
                 Step::EndLink(index) => self.end_link(index),
-                Step::EndHeading(start) => self.end_heading(start),
+                Step::EndHeading(place, start) => self.end_heading(place, start),
                 Step::Enter(node) => {
                     if let Node::Text(text) = node.value() {
                         self.push_text(text);
@@ -228,7 +233,8 @@ impl Walk {
             stack.push(Step::Break);
         }
         if HEADINGS.contains(&name) {
-            stack.push(Step::EndHeading(self.text.len()));
+            stack.push(Step::EndHeading(self.headings_entered, self.text.len()));
+            self.headings_entered += 1;
         }
         match (name, element_link(element)) {
             ("a", Some(link)) => {
@@ -246,6 +252,7 @@ impl Walk {
     fn push_link(&mut self, mut link: LinkSpan) {
         link.start = self.text.len();
         link.end = link.start;
+        link.headings_before = self.headings_entered;
         self.links.push(link);
     }
 
@@ -255,19 +262,22 @@ impl Walk {
         self.open.retain(|&open| open != index);
     }
 
-    fn end_heading(&mut self, start: usize) {
+    fn end_heading(&mut self, place: usize, start: usize) {
         let end = self.text.trim_end().len();
         if end > start {
-            self.headings.push(start..end);
+            self.headings.push((place, start..end));
         }
     }
 
-    /// The text of the last heading that starts at or before `offset`.
-    fn heading_at(&self, offset: usize) -> String {
-        let after = self.headings.partition_point(|h| h.start <= offset);
+    /// The text of the last heading entered before the link (the one it
+    /// sits in, or the nearest before it).
+    fn heading_before(&self, link: &LinkSpan) -> String {
+        let after = self
+            .headings
+            .partition_point(|(place, _)| *place < link.headings_before);
         after
             .checked_sub(1)
-            .and_then(|i| self.text.get(self.headings[i].clone()))
+            .and_then(|i| self.text.get(self.headings[i].1.clone()))
             .map(|h| h.trim().chars().take(CONTEXT_CHARS * 2).collect())
             .unwrap_or_default()
     }
@@ -288,11 +298,11 @@ impl Walk {
             link.start = link.start.min(len);
             link.end = link.end.clamp(link.start, len);
         }
-        for heading in &mut self.headings {
+        for (_, heading) in &mut self.headings {
             heading.start = heading.start.min(len);
             heading.end = heading.end.clamp(heading.start, len);
         }
-        self.headings.sort_by_key(|h| h.start);
+        self.headings.sort_by_key(|(place, _)| *place);
     }
 
     fn push_text(&mut self, text: &str) {
@@ -338,7 +348,7 @@ impl Walk {
             href: span.href.clone(),
             anchor,
             context: context_around(&self.text, span.start, span.end),
-            heading: self.heading_at(span.start),
+            heading: self.heading_before(span),
             nofollow: span.nofollow || nofollow_all,
             hreflang: span.hreflang.clone(),
             span: span.start..span.end,
@@ -378,6 +388,7 @@ fn element_link(element: &Element) -> Option<LinkSpan> {
         nofollow: has_rel("nofollow"),
         hreflang,
         fallback,
+        headings_before: 0,
     })
 }
 

@@ -162,7 +162,7 @@ fn assert_span_invariants(page: &Extracted) {
 #[test]
 fn links_take_the_heading_they_appear_under() {
     let page = extract(
-        r#"<a href="/top">top</a><h1>University</h1><p><a href="/a">a</a></p>
+        r#"<a href="/top"><img alt="Logo"></a><h1>University</h1><p><a href="/a">a</a></p>
         <h2>Comp. Sc. <b>and</b> Engg.</h2><ul><li><a href="/b">b</a></li></ul>
         <h3><a href="/c">Courses</a></h3><div><a href="/d">d</a></div>"#,
     );
@@ -174,6 +174,7 @@ fn links_take_the_heading_they_appear_under() {
     assert_eq!(
         headings,
         [
+            // an image link just before the first heading is under none
             ("/top", ""),
             ("/a", "University"),
             ("/b", "Comp. Sc. and Engg."),

@@ -4,8 +4,9 @@
 //! hreflang as ISO 639-3. A destination has one row per distinct text the
 //! page links it with: the first occurrence keeps its kind and takes a
 //! later one's anchor or hreflang when it has none; a later occurrence
-//! with other anchor, context or heading is a row of its own (its own
-//! `position`), so a strategy that reads contexts sees each of them.
+//! with other anchor, context or heading is also a row of its own (its own
+//! `position`; at most 4 a destination), so a strategy that reads contexts
+//! sees each of them.
 
 use std::collections::HashMap;
 
@@ -134,24 +135,28 @@ impl Rows<'_> {
             return self.push(input, src_lang, dst, raw, anchor, hreflang);
         };
         let first = rows[0];
+        let known = &self.links[first];
+        let fill_anchor = known.anchor.is_empty() && !anchor.is_empty();
+        if fill_anchor {
+            let anchor_lang = self.anchor_lang(&anchor);
+            let known = &mut self.links[first];
+            known.anchor_lang = anchor_lang;
+            known.anchor.clone_from(&anchor);
+        }
+        let known = &mut self.links[first];
+        if known.hreflang.is_none() {
+            known.hreflang.clone_from(&hreflang);
+        }
+        let rows = &self.seen[dst.as_str()];
         let is_new_text = !raw.context.is_empty()
             && rows.len() < MAX_ROWS_PER_DESTINATION
             && !rows.iter().map(|&i| &self.links[i]).any(|l| {
                 l.anchor == anchor && l.context == raw.context && l.heading == raw.heading
             });
-        if self.links[first].anchor.is_empty() && !anchor.is_empty() {
-            let anchor_lang = self.anchor_lang(&anchor);
-            let known = &mut self.links[first];
-            known.anchor_lang = anchor_lang;
-            known.anchor = anchor;
-        } else if is_new_text {
+        if is_new_text {
             let row = self.links.len();
             self.seen.entry(dst.to_string()).or_default().push(row);
-            return self.push(input, src_lang, dst, raw, anchor, hreflang);
-        }
-        let known = &mut self.links[first];
-        if known.hreflang.is_none() {
-            known.hreflang = hreflang;
+            self.push(input, src_lang, dst, raw, anchor, hreflang);
         }
     }
 

@@ -152,15 +152,17 @@ pub static PARSE: LazyLock<SchemaRef> = LazyLock::new(|| {
         // the visible text (capped at 50,000 characters; NULL in segments
         // written before it was kept)
         utf8("text", true),
-        // a simulated page's class as its web records it (topic-focused
-        // replays: `simulate --target-class`); NULL in a live crawl
+        // a simulated page's class as its web records it (a topic web's
+        // replay counts the pages of its `target_class` as relevant); NULL
+        // in a live crawl
         utf8("class", true),
     ]))
 });
 
-/// parse's other output: one row per distinct outlink of a page (every
-/// kind a browser follows, plus alternates and canonical), plus one per
-/// redirect (kind `redirect`).
+/// parse's other output: one row per outlink of a page and distinct text
+/// it is linked with (every kind a browser follows, plus alternates and
+/// canonical; `sql/views/page_links.sql` takes one per destination), plus
+/// one per redirect (kind `redirect`).
 pub static LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
         utf8("src_url", false),

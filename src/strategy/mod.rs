@@ -37,16 +37,36 @@ pub struct Strategy {
     pub simulation_only: bool,
     /// Learns from the crawl before it decides ([`LinkSelection::learn`]).
     pub learns: bool,
-    /// Views computed once and kept in memory before the strategy runs,
-    /// in order: `(table, path under sql/)`.
-    pub tables: &'static [(&'static str, &'static str)],
+    /// What the strategy reads beyond the shared views, registered in
+    /// order before it runs.
+    pub tables: &'static [StrategyTable],
     pub about: &'static str,
 }
 
-/// The `ontology` strategies' texts, word by word and transcribed.
-const ONTOLOGY_TABLES: &[(&str, &str)] = &[
-    ("context_words", "views/context_words.sql"),
-    ("transcribed_texts", "views/transcribed_texts.sql"),
+/// A query a strategy reads as a table: a view, or computed once a round
+/// and kept in memory (for a result read several times).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrategyTable {
+    pub name: &'static str,
+    /// Path under `sql/`.
+    pub sql: &'static str,
+    pub in_memory: bool,
+}
+
+/// The `ontology` strategies' texts, word by word (a view: one row per
+/// word of every page would not fit in memory on a large round) and
+/// transcribed (one row per text, read by both scores).
+const ONTOLOGY_TABLES: &[StrategyTable] = &[
+    StrategyTable {
+        name: "context_words",
+        sql: "views/context_words.sql",
+        in_memory: false,
+    },
+    StrategyTable {
+        name: "transcribed_texts",
+        sql: "views/transcribed_texts.sql",
+        in_memory: true,
+    },
 ];
 
 /// `ontology` without its dictionary: the paper's "non-multilingual" crawler.
@@ -283,13 +303,17 @@ impl LinkSelection {
     /// [`register_inputs`](Self::register_inputs).
     pub async fn link_decisions(&self, engine: &Engine) -> Result<DataFrame> {
         let params = self.sql_params();
-        for (table, sql) in self.strategy.tables {
-            let df = engine.query_file(sql, &params).await?;
+        for table in self.strategy.tables {
+            let df = engine.query_file(table.sql, &params).await?;
+            if !table.in_memory {
+                engine.register_view(table.name, df)?;
+                continue;
+            }
             let planned = std::sync::Arc::new(df.schema().as_arrow().clone());
             let batches = engine.collect(df).await?;
             // the batches' own schema: nullability can differ from the plan's
             let schema = batches.first().map_or(planned, |b| b.schema());
-            engine.register_batches(table, schema, batches)?;
+            engine.register_batches(table.name, schema, batches)?;
         }
         engine.register_view(
             "strategy_out",

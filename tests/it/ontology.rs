@@ -162,7 +162,8 @@ fn context(dst: &'static str, context: &'static str, heading: &'static str) -> L
 
 /// OBRS over Table 1 with the paper's context: the text around the link
 /// and the heading it appears under. The Hindi phrase "कंप्यूटर विज्ञान और
-/// अभियांत्रिकी" (noise word के dropped) becomes "Comp. Sc. and Engg."; a
+/// अभियांत्रिकी" (noise words और and के dropped) becomes "Comp. Sc. and
+/// Engg." once, though the dictionary spells it with and without और; a
 /// two-word phrase wins over its words (longest match first); English
 /// parts are left as written; without the dictionary only the English
 /// heading scores.
