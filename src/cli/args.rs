@@ -131,7 +131,7 @@ pub struct SimulateArgs {
     /// The web graph (from `websim generate` or `graph export`)
     #[arg(long, value_name = "DIR")]
     pub web: PathBuf,
-    /// Strategies to replay, comma-separated, or `all` (every strategy and `perfect`; `ontology` only with --importance)
+    /// Strategies to replay, comma-separated, or `all` (every strategy and `perfect`; the ontology strategies only with --importance or on a topic web)
     #[arg(
         long,
         value_name = "S1,S2,...",

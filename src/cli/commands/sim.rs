@@ -13,7 +13,8 @@ use crate::strategy::LinkSelection;
 
 pub(in crate::cli) async fn simulate(ctx: &Context, args: &SimulateArgs) -> Result<()> {
     let web = crate::webgraph::WebDir::open(&args.web)?;
-    let target = TargetLang::parse(&web.info()?.target_lang)?;
+    let info = web.info()?;
+    let target = TargetLang::parse(&info.target_lang)?;
     if let Some(lang) = &args.lang {
         let asked = TargetLang::parse(lang)?;
         if asked != target {
@@ -25,11 +26,13 @@ pub(in crate::cli) async fn simulate(ctx: &Context, args: &SimulateArgs) -> Resu
         }
     }
     let names: Vec<&str> = if args.strategy.iter().any(|s| s == "all") {
-        // The ontology needs tables written for the crawl's topic.
+        // The ontology needs tables written for the crawl's topic (the
+        // built-in ones are the university web's).
+        let topic = args.params.importance.is_some() || info.target_class.is_some();
         crate::strategy::STRATEGIES
             .iter()
             .map(|s| s.name)
-            .filter(|&name| !name.starts_with("ontology") || args.params.importance.is_some())
+            .filter(|&name| !name.starts_with("ontology") || topic)
             .collect()
     } else {
         args.strategy.iter().map(String::as_str).collect()
