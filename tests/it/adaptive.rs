@@ -106,7 +106,9 @@ fn what_adaptive_learned_and_why_a_link_scored_so_is_a_query() {
     // One model and one score per link each round.
     let rounds = crawl.number("SELECT count(DISTINCT round) FROM model");
     assert_eq!(rounds, i64::from(ROUNDS));
-    let links = crawl.number("SELECT count(*) FROM links");
+    // (a link: a page and a destination, whatever texts it is linked with)
+    let links =
+        crawl.number("SELECT count(*) FROM (SELECT DISTINCT round, src_url, dst_url FROM links)");
     assert_eq!(crawl.number("SELECT count(*) FROM scores"), links);
 
     // Each round's model learned from every link so far whose destination
@@ -115,7 +117,7 @@ fn what_adaptive_learned_and_why_a_link_scored_so_is_a_query() {
         "WITH labelled AS ( \
              SELECT r.round, count(*) AS n \
              FROM (SELECT DISTINCT round FROM model) r \
-             JOIN links l ON l.round <= r.round \
+             JOIN (SELECT DISTINCT round, src_url, dst_url FROM links) l ON l.round <= r.round \
              JOIN crawldb c ON c.url = l.dst_url \
              WHERE c.status = 'fetched' AND c.fetched_round <= r.round \
              GROUP BY r.round) \

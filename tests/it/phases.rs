@@ -95,7 +95,8 @@ fn each_phase_on_its_own() {
     );
     assert_eq!(
         crawl.number(
-            "SELECT count(*) FROM crawldb c JOIN links l ON c.found_from = l.src_url AND c.url = l.dst_url \
+            "SELECT count(*) FROM crawldb c \
+             JOIN (SELECT DISTINCT src_url, dst_url, anchor FROM links) l ON c.found_from = l.src_url AND c.url = l.dst_url \
              WHERE c.status = 'unfetched' AND c.depth = 1 AND c.discovered_round = 1 AND c.found_anchor = l.anchor"
         ),
         new,
