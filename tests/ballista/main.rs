@@ -8,4 +8,5 @@
 mod util;
 
 mod cluster;
+mod ontology;
 mod same_crawl;

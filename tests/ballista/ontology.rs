@@ -1,0 +1,72 @@
+//! The `ontology` strategy on Ballista: its transcriptor (a materialized
+//! table of joins, windows and unnests) decides as on local DataFusion.
+
+use std::path::Path;
+
+use crate::util::{csv_fields, langcrawl, succeeded};
+
+/// Replays `ontology` for two rounds on `web` with `engine`, with a context
+/// threshold low enough for contexts to decide; returns every decision,
+/// sorted.
+fn decisions(web: &Path, out: &Path, engine: &str) -> Vec<Vec<String>> {
+    let (web, out) = (web.to_str().unwrap(), out.to_str().unwrap());
+    let args = [
+        "simulate",
+        "--web",
+        web,
+        "--strategy",
+        "ontology",
+        "--round-size",
+        "20",
+        "--rounds",
+        "2",
+        "--min-ont-rel",
+        "0.5",
+        "--engine",
+        engine,
+        "-q",
+        "-o",
+        out,
+    ];
+    succeeded(langcrawl(&args), &args);
+    let crawl = format!("{out}/ontology");
+    let mut rows = query(&crawl, "SELECT * FROM decisions");
+    rows.sort();
+    rows
+}
+
+/// A query's rows over a crawl directory, as CSV fields.
+fn query(crawl: &str, sql: &str) -> Vec<Vec<String>> {
+    let args = ["sql", sql, "--crawl", crawl, "--format", "csv"];
+    let csv = succeeded(langcrawl(&args), &args);
+    csv.lines().skip(1).map(csv_fields).collect()
+}
+
+#[test]
+fn the_ontology_strategy_on_ballista_decides_as_on_local() {
+    let tmp = tempfile::tempdir().unwrap();
+    let web = tmp.path().join("web");
+    let args = [
+        "websim",
+        "generate",
+        "--kind",
+        "university",
+        "--pages",
+        "200",
+        "-o",
+        web.to_str().unwrap(),
+    ];
+    succeeded(langcrawl(&args), &args);
+    let local = decisions(&web, &tmp.path().join("local"), "local");
+    let crawl = tmp.path().join("local/ontology");
+    let transcribed = query(
+        crawl.to_str().unwrap(),
+        "SELECT count(*) FROM decisions d JOIN links l \
+         ON l.src_url = d.src_url AND l.dst_url = d.url \
+         WHERE d.reason = 'ontology-relevance' AND regexp_like(l.context, '\\p{Devanagari}')",
+    );
+    assert_ne!(transcribed[0][0], "0", "no Hindi context followed");
+    let on_ballista = decisions(&web, &tmp.path().join("ballista"), "ballista");
+    assert_eq!(on_ballista.len(), local.len());
+    assert_eq!(on_ballista, local);
+}
