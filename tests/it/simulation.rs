@@ -264,7 +264,8 @@ fn a_simulation_shows_the_papers_findings_and_reports_them() {
 }
 
 /// Tamura's method: a bfs crawl exported as a web graph and replayed with
-/// bfs, the same seeds and round sizes, fetches the same URLs.
+/// bfs, the same seeds and round sizes, fetches the same URLs and sees the
+/// same page texts and link texts (what `ontology` scores).
 #[test]
 fn an_exported_crawl_replays_to_the_same_fetches() {
     let crawl = Crawl::new();
@@ -315,4 +316,25 @@ fn an_exported_crawl_replays_to_the_same_fetches() {
         succeeded(langcrawl(&args), &args)
     };
     assert_eq!(statuses(&crawl.dir()), statuses(&sim.join("bfs")));
+    // what `ontology` reads: each page's text, and every text of its links
+    let rows = |dir: &Path, query: &str| {
+        let args = ["sql", "--crawl", dir.to_str().unwrap(), query];
+        let mut rows = succeeded(
+            langcrawl(&[&args[..], &["--format", "csv"]].concat()),
+            &args,
+        )
+        .lines()
+        .map(String::from)
+        .collect::<Vec<_>>();
+        rows.sort();
+        rows
+    };
+    for query in [
+        "SELECT url, md5(text) FROM parse",
+        "SELECT DISTINCT src_url, dst_url, anchor, context, heading FROM links WHERE kind <> 'redirect'",
+    ] {
+        let live = rows(&crawl.dir(), query);
+        assert!(live.len() > 100, "{query}: {} rows", live.len());
+        assert_eq!(live, rows(&sim.join("bfs"), query), "{query}");
+    }
 }
