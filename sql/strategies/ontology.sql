@@ -1,7 +1,8 @@
 -- ontology: Kumar & Vig's crawler — score each link's context against an
 -- ontology, and look ahead through class-transition rules.
 --   1. A link's context is its window of text (anchor included) and the
---      heading it appears under: parts with a weight each (`parts` below;
+--      heading it appears under (unless the window holds it already):
+--      parts with a weight each (`parts` below;
 --      edit them in a --sql-dir copy to weigh headings more or less). A
 --      page that links one URL with several texts has a context for each.
 --      The texts come transcribed (views/transcribed_texts.sql; as written

@@ -1,6 +1,7 @@
 -- context_words: the texts the `ontology` strategies score, word by word
 -- (materialized once a round): the context of every link of the round —
--- its window of text (the anchor when there is none) and its heading,
+-- its window of text (the anchor when there is none) and its heading
+-- (unless the window already holds it: a heading just above a link),
 -- one context per distinct text a page links a URL with (`occurrence`) —
 -- and the whole visible text of each source page (part `page`), lower-
 -- cased with punctuation as spaces.
@@ -23,6 +24,7 @@ texts AS (
     SELECT src_url, url, occurrence, 'heading' AS part, heading AS text
     FROM contexts
     WHERE coalesce(heading, '') <> ''
+      AND strpos(coalesce(nullif(context, ''), anchor, ''), heading) = 0
     UNION ALL
     SELECT url AS src_url, '' AS url, CAST(0 AS BIGINT) AS occurrence, 'page' AS part,
            coalesce(text, coalesce(title, '') || ' ' || coalesce(text_sample, '')) AS text

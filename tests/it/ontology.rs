@@ -166,7 +166,8 @@ fn context(dst: &'static str, context: &'static str, heading: &'static str) -> L
 /// Engg." once, though the dictionary spells it with and without और; a
 /// two-word phrase wins over its words (longest match first); English
 /// parts are left as written; without the dictionary only the English
-/// heading scores.
+/// heading scores. A heading the window around the link already holds (a
+/// heading just above its link, as on most real pages) is counted once.
 #[tokio::test]
 async fn obrs_of_a_heading_and_a_transcribed_hindi_phrase() {
     let src = "http://mixed.example.in/";
@@ -184,6 +185,12 @@ async fn obrs_of_a_heading_and_a_transcribed_hindi_phrase() {
             "http://mixed.example.in/it.html",
             "Information Tech. प्रयोगशाला",
             "",
+        ),
+        // a heading just above its link is in the window too: counted once
+        context(
+            "http://mixed.example.in/programmes.html",
+            "Comp. Engg. Programmes Admissions are open",
+            "Comp. Engg. Programmes",
         ),
     ];
     let mut scores = Vec::new();
@@ -204,12 +211,12 @@ async fn obrs_of_a_heading_and_a_transcribed_hindi_phrase() {
     }
     assert_eq!(
         scores[0],
-        [(2.7, true), (0.9, false), (0.5, false)],
+        [(2.7, true), (0.9, false), (0.5, false), (0.9, false)],
         "with the dictionary"
     );
     assert_eq!(
         scores[1],
-        [(0.9, false), (0.0, false), (0.5, false)],
+        [(0.9, false), (0.0, false), (0.5, false), (0.9, false)],
         "without it"
     );
 }
