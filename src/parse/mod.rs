@@ -52,6 +52,8 @@ pub struct ParseReport {
     pub failed: usize,
     /// The first failed pages' URLs.
     pub failed_urls: Vec<String>,
+    /// Links found, each page's destinations once (its `outlinks`; the
+    /// `links` segment may hold a row per text a page links a URL with).
     pub links: usize,
     pub seconds: f64,
 }
@@ -98,8 +100,16 @@ impl ParseReport {
                 }
             }
         }
-        self.links += outputs.iter().map(|o| o.links.len()).sum::<usize>();
+        self.links += outputs.iter().map(destinations).sum::<usize>();
     }
+}
+
+/// The destinations one parsed response links to: a page's `outlinks`, or
+/// the link rows of a response with no page row (a redirect).
+fn destinations(output: &Parsed) -> usize {
+    output.page.as_ref().map_or(output.links.len(), |page| {
+        usize::try_from(page.outlinks).unwrap_or(0)
+    })
 }
 
 /// Parses the latest fetched round of `crawl`.
@@ -354,6 +364,16 @@ mod tests {
         let line = report.to_string();
         assert!(line.contains("1 failed"), "{line}");
         assert!(line.contains("failed: http://a.jp/broken.html"), "{line}");
+    }
+
+    #[test]
+    fn the_report_counts_a_url_linked_with_two_texts_once() {
+        let html = b"<a href=/b>news</a> <a href=/b>archive</a> <a href=/c>c</a>";
+        let page = parse_one(&fetched("http://a.jp/", html), None);
+        assert_eq!(page.links.len(), 3, "a row per text");
+        let mut report = ParseReport::default();
+        report.count(&[page]);
+        assert_eq!(report.links, 2);
     }
 
     #[test]
