@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::util::{csv_fields, langcrawl, succeeded};
+use crate::util::{csv_fields, langcrawl, succeeded, university_web};
 
 /// Replays `ontology` for two rounds on `web` with `engine`, with a context
 /// threshold low enough for contexts to decide; returns every decision,
@@ -46,17 +46,7 @@ fn query(crawl: &str, sql: &str) -> Vec<Vec<String>> {
 fn the_ontology_strategy_on_ballista_decides_as_on_local() {
     let tmp = tempfile::tempdir().unwrap();
     let web = tmp.path().join("web");
-    let args = [
-        "websim",
-        "generate",
-        "--kind",
-        "university",
-        "--pages",
-        "200",
-        "-o",
-        web.to_str().unwrap(),
-    ];
-    succeeded(langcrawl(&args), &args);
+    university_web(&web, 200);
     let local = decisions(&web, &tmp.path().join("local"), "local");
     let crawl = tmp.path().join("local/ontology");
     let transcribed = query(

@@ -5,7 +5,7 @@
 
 use crate::simulation::{csv_rows, outcomes};
 use crate::strategy_fixture::{decide, fetched, link, selection, verdict, Link};
-use crate::util::{langcrawl, succeeded};
+use crate::util::{langcrawl, succeeded, university_web};
 use langcrawl::store::StrategyParams;
 
 fn ontology(min_ont_rel: f64, min_la_rel: f64) -> StrategyParams {
@@ -329,17 +329,7 @@ fn the_multilingual_crawler_tunnels_through_mixed_pages() {
     let tmp = tempfile::tempdir().unwrap();
     let web = tmp.path().join("web");
     let web_arg = web.to_str().unwrap();
-    let args = [
-        "websim",
-        "generate",
-        "--kind",
-        "university",
-        "--pages",
-        "1000",
-        "-o",
-        web_arg,
-    ];
-    succeeded(langcrawl(&args), &args);
+    university_web(&web, 1000);
     let sim = tmp.path().join("sim");
     let sim_arg = sim.to_str().unwrap();
     let strategies = "hard-focused,ontology-monolingual,ontology";

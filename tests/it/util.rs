@@ -149,6 +149,23 @@ impl<S: Site> Crawl<S> {
     }
 }
 
+/// Writes Kumar & Vig's test web of `pages` pages (`websim generate --kind
+/// university`) to `dir`.
+pub fn university_web(dir: &Path, pages: u32) {
+    let pages = pages.to_string();
+    let args = [
+        "websim",
+        "generate",
+        "--kind",
+        "university",
+        "--pages",
+        &pages,
+        "-o",
+        dir.to_str().unwrap(),
+    ];
+    succeeded(langcrawl(&args), &args);
+}
+
 /// Runs the binary with no proxy settings inherited from the environment.
 pub fn langcrawl<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
     command(args).output().expect("langcrawl runs")
