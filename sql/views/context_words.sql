@@ -10,21 +10,21 @@
 -- output:  text_key, src_url, url ('' for a page), occurrence, part
 --          (context | heading | page), i (1-based), word
 WITH contexts AS (
-    SELECT src_url, dst_url AS url, anchor, context, heading,
+    SELECT src_url, dst_url AS url, heading,
+           coalesce(nullif(context, ''), anchor) AS window_text,
            row_number() OVER (PARTITION BY src_url, dst_url
                               ORDER BY position NULLS LAST, anchor DESC, context, heading) AS occurrence
     FROM links
     WHERE kind <> 'redirect'
 ),
 texts AS (
-    SELECT src_url, url, occurrence, 'context' AS part,
-           coalesce(nullif(context, ''), anchor) AS text
+    SELECT src_url, url, occurrence, 'context' AS part, window_text AS text
     FROM contexts
     UNION ALL
     SELECT src_url, url, occurrence, 'heading' AS part, heading AS text
     FROM contexts
     WHERE coalesce(heading, '') <> ''
-      AND strpos(coalesce(nullif(context, ''), anchor, ''), heading) = 0
+      AND strpos(coalesce(window_text, ''), heading) = 0
     UNION ALL
     SELECT url AS src_url, '' AS url, CAST(0 AS BIGINT) AS occurrence, 'page' AS part,
            coalesce(text, coalesce(title, '') || ' ' || coalesce(text_sample, '')) AS text

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::util::{csv_fields, langcrawl, succeeded, university_web};
+use crate::util::{langcrawl, sql_rows, succeeded, university_web};
 
 /// Replays `ontology` for two rounds on `web` with `engine`, with a context
 /// threshold low enough for contexts to decide; returns every decision,
@@ -29,17 +29,9 @@ fn decisions(web: &Path, out: &Path, engine: &str) -> Vec<Vec<String>> {
         out,
     ];
     succeeded(langcrawl(&args), &args);
-    let crawl = format!("{out}/ontology");
-    let mut rows = query(&crawl, "SELECT * FROM decisions");
+    let mut rows = sql_rows(&Path::new(out).join("ontology"), "SELECT * FROM decisions");
     rows.sort();
     rows
-}
-
-/// A query's rows over a crawl directory, as CSV fields.
-fn query(crawl: &str, sql: &str) -> Vec<Vec<String>> {
-    let args = ["sql", sql, "--crawl", crawl, "--format", "csv"];
-    let csv = succeeded(langcrawl(&args), &args);
-    csv.lines().skip(1).map(csv_fields).collect()
 }
 
 #[test]
@@ -48,9 +40,8 @@ fn the_ontology_strategy_on_ballista_decides_as_on_local() {
     let web = tmp.path().join("web");
     university_web(&web, 200);
     let local = decisions(&web, &tmp.path().join("local"), "local");
-    let crawl = tmp.path().join("local/ontology");
-    let transcribed = query(
-        crawl.to_str().unwrap(),
+    let transcribed = sql_rows(
+        &tmp.path().join("local/ontology"),
         "SELECT count(*) FROM decisions d JOIN links l \
          ON l.src_url = d.src_url AND l.dst_url = d.url \
          WHERE d.reason = 'ontology-relevance' AND regexp_like(l.context, '\\p{Devanagari}')",

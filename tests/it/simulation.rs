@@ -9,7 +9,7 @@ use langcrawl::webgraph::WebDir;
 use langcrawl::websim::graph_site::GraphSite;
 use langcrawl::websim::spawn_background;
 
-use crate::util::{csv_fields, langcrawl, succeeded, Crawl};
+use crate::util::{csv_fields, langcrawl, sql_rows, succeeded, Crawl};
 
 fn generate(dir: &Path, lang: &str, pages: u32, seed: u32) {
     let (pages, seed) = (pages.to_string(), seed.to_string());
@@ -68,16 +68,7 @@ fn a_generated_web_is_near_tamuras_measurements() {
 /// The fetched URLs of a crawl directory.
 fn fetched_urls(crawl: &Path) -> BTreeSet<String> {
     let query = "SELECT url FROM crawldb WHERE fetched_round IS NOT NULL";
-    let args = [
-        "sql",
-        "--crawl",
-        crawl.to_str().unwrap(),
-        query,
-        "--format",
-        "csv",
-    ];
-    let out = succeeded(langcrawl(&args), &args);
-    out.lines().skip(1).map(str::to_string).collect()
+    sql_rows(crawl, query).into_iter().flatten().collect()
 }
 
 #[test]
@@ -303,29 +294,14 @@ fn an_exported_crawl_replays_to_the_same_fetches() {
     ];
     succeeded(langcrawl(&args), &args);
     assert_eq!(fetched_urls(&crawl.dir()), fetched_urls(&sim.join("bfs")));
-    let statuses = |dir: &Path| {
-        let query = "SELECT status, count(*) FROM crawldb GROUP BY status ORDER BY status";
-        let args = [
-            "sql",
-            "--crawl",
-            dir.to_str().unwrap(),
-            query,
-            "--format",
-            "csv",
-        ];
-        succeeded(langcrawl(&args), &args)
-    };
-    assert_eq!(statuses(&crawl.dir()), statuses(&sim.join("bfs")));
+    let statuses = "SELECT status, count(*) FROM crawldb GROUP BY status ORDER BY status";
+    assert_eq!(
+        sql_rows(&crawl.dir(), statuses),
+        sql_rows(&sim.join("bfs"), statuses)
+    );
     // what `ontology` reads: each page's text, and every text of its links
-    let rows = |dir: &Path, query: &str| {
-        let args = ["sql", "--crawl", dir.to_str().unwrap(), query];
-        let mut rows = succeeded(
-            langcrawl(&[&args[..], &["--format", "csv"]].concat()),
-            &args,
-        )
-        .lines()
-        .map(String::from)
-        .collect::<Vec<_>>();
+    let sorted = |dir: &Path, query: &str| {
+        let mut rows = sql_rows(dir, query);
         rows.sort();
         rows
     };
@@ -333,8 +309,8 @@ fn an_exported_crawl_replays_to_the_same_fetches() {
         "SELECT url, md5(text) FROM parse",
         "SELECT DISTINCT src_url, dst_url, anchor, context, heading FROM links WHERE kind <> 'redirect'",
     ] {
-        let live = rows(&crawl.dir(), query);
+        let live = sorted(&crawl.dir(), query);
         assert!(live.len() > 100, "{query}: {} rows", live.len());
-        assert_eq!(live, rows(&sim.join("bfs"), query), "{query}");
+        assert_eq!(live, sorted(&sim.join("bfs"), query), "{query}");
     }
 }

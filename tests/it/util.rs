@@ -135,8 +135,7 @@ impl<S: Site> Crawl<S> {
 
     /// A query's rows as CSV fields (header dropped).
     pub fn rows(&self, query: &str) -> Vec<Vec<String>> {
-        let out = self.ok(&["sql", query, "--format", "csv"]);
-        out.lines().skip(1).map(csv_fields).collect()
+        sql_rows(&self.dir(), query)
     }
 
     /// A query that returns one integer.
@@ -147,6 +146,15 @@ impl<S: Site> Crawl<S> {
             .parse()
             .unwrap_or_else(|_| panic!("{query}: not a number: {rows:?}"))
     }
+}
+
+/// A query's rows over the crawl directory `crawl` (a crawl, or one
+/// strategy's crawl in a simulation's output), as CSV fields, header dropped.
+pub fn sql_rows(crawl: &Path, query: &str) -> Vec<Vec<String>> {
+    let crawl = crawl.to_str().unwrap();
+    let args = ["sql", query, "--crawl", crawl, "--format", "csv"];
+    let out = succeeded(langcrawl(&args), &args);
+    out.lines().skip(1).map(csv_fields).collect()
 }
 
 /// Writes Kumar & Vig's test web of `pages` pages (`websim generate --kind
