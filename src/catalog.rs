@@ -139,6 +139,19 @@ pub async fn whole_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) -> Re
     register_union(engine, "decision_sets", &schema, sets, content).await
 }
 
+/// `fetchlists`: every round's fetch list with a `round` column — what the
+/// stop rule and the yield per round read (`crate::stop`).
+pub async fn fetchlists(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
+    let parts = crawl
+        .rounds()?
+        .into_iter()
+        .filter(|&round| crawl.has(round, Phase::Fetchlist))
+        .map(|round| Part::of(round, None, crawl.segment(round, Phase::Fetchlist)))
+        .collect();
+    let schema = Phase::Fetchlist.schema();
+    register_union(engine, "fetchlists", &schema, parts, false).await
+}
+
 /// The crawl's own decisions and every refiltered set, round by round.
 fn decision_set_parts(crawl: &CrawlDir, rounds: &[RoundId]) -> Result<Vec<Part>> {
     let mut sets = Vec::new();
@@ -255,29 +268,4 @@ async fn union_part(
 /// out of `sql`'s tables unless asked for.
 fn is_bytes(column: &str) -> bool {
     matches!(column, "content" | "payload")
-}
-
-/// `all_links`: the links of every round up to `last`, with a `round`
-/// column — what a learning strategy learns from. Unlike `sql`'s tables,
-/// a segment that cannot be read is an error: the model would silently
-/// forget it.
-pub async fn links_through(engine: &Engine, crawl: &CrawlDir, last: RoundId) -> Result<()> {
-    let schema = Phase::Links.schema();
-    let mut union: Option<DataFrame> = None;
-    let rounds = crawl.rounds()?.into_iter().filter(|&r| r <= last);
-    for (index, round) in rounds.enumerate() {
-        if !crawl.has(round, Phase::Links) {
-            continue;
-        }
-        let part = Part::of(round, None, crawl.segment(round, Phase::Links));
-        let df = union_part(engine, "all_links", index, &part, &schema, false).await?;
-        union = Some(match union {
-            None => df,
-            Some(all) => all.union(df).map_err(Error::sql("all_links"))?,
-        });
-    }
-    match union {
-        Some(df) => engine.register_view("all_links", df),
-        None => engine.register_empty("all_links", empty_union("all_links", &schema, false)),
-    }
 }

@@ -42,12 +42,33 @@ pub async fn run(
     }
     let crawl = CrawlDir::open(root)?;
     save_selection(&crawl, &options.update)?;
+    if let Some(why) = stopped_already(engine, &crawl).await? {
+        log(format!(
+            "{}: stopped: {why}; change the stop rule (--min-yield, --max-pages) to go on",
+            crawl.root().display()
+        ));
+        return Ok(crawl);
+    }
     for _ in 0..options.rounds {
         if !finish_round(engine, &crawl, options, log).await? {
             break;
         }
+        if let Some(why) = crate::stop::after_round(engine, &crawl, log).await? {
+            log(format!("crawl stopped: {why}"));
+            break;
+        }
     }
     Ok(crawl)
+}
+
+/// Why the crawl, its last round complete, is to stop before another
+/// round under its current stop rule (recorded in crawl.json), if it is.
+async fn stopped_already(engine: &Engine, crawl: &CrawlDir) -> Result<Option<String>> {
+    let merged = crawl.merged_round()?;
+    if merged.0 == 0 || crawl.latest_round()? != Some(merged) {
+        return Ok(None);
+    }
+    crate::stop::after_round(engine, crawl, &mut |_| {}).await
 }
 
 /// Records the target, strategy and parameters in crawl.json.

@@ -73,11 +73,13 @@ pub async fn run(
     let config = settle_max_retries(crawl, options.max_retries)?;
     let max_retries = config.limits.max_retries;
     let (cap_by, tolerance) = undecided_cap(&config);
+    let top_n = within_max_pages(engine, crawl, &config, options.top_n).await?;
     crate::catalog::hosts(engine, crawl).await?;
     let params = Params::new()
         .set("cap_by", cap_by)
         .set("tolerance", tolerance as i64)
-        .set("top_n", options.top_n as i64)
+        .set("explore_share", explore_share(&config))
+        .set("top_n", top_n as i64)
         .set("max_per_host", options.max_per_host as i64)
         .set("max_retries", i64::from(max_retries))
         .set("round", round.0 as i32)
@@ -105,6 +107,36 @@ pub async fn run(
     }
     CrawlConfig::record(crawl, "generate", round.0, &report.to_string())?;
     Ok(report)
+}
+
+/// `top_n`, or fewer if the crawl's `--max-pages` leaves fewer requests;
+/// an error if it leaves none.
+async fn within_max_pages(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    config: &CrawlConfig,
+    top_n: u64,
+) -> Result<u64> {
+    let Some(max) = config.params.max_pages else {
+        return Ok(top_n);
+    };
+    let used = crate::stop::requests(engine, crawl).await?;
+    match max.saturating_sub(used) {
+        0 => Err(Error::NothingToDo(format!(
+            "{}: {used} fetch requests made, --max-pages {max} reached",
+            crawl.root().display()
+        ))),
+        left => Ok(top_n.min(left)),
+    }
+}
+
+/// The share of the fetch list spent exploring: the crawl's
+/// `--explore-share` for a strategy that learns, else none.
+fn explore_share(config: &CrawlConfig) -> f64 {
+    match crate::strategy::find(&config.strategy) {
+        Ok(strategy) if strategy.learns => config.params.explore_share,
+        _ => 0.0,
+    }
 }
 
 /// Whether the crawl's strategy judges servers or directories (then an

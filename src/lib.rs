@@ -26,6 +26,7 @@ pub mod refilter;
 pub mod report;
 pub mod sim;
 pub mod sql_files;
+pub mod stop;
 pub mod store;
 pub mod strategy;
 pub mod updatedb;

@@ -42,7 +42,12 @@ pub async fn run(
         crate::fetch::hosts::gather(crawl, parts, part_of)
     })?;
     let round = crawl.round_to_merge()?;
-    for phase in [Phase::Decisions, Phase::Model, Phase::Scores] {
+    for phase in [
+        Phase::Decisions,
+        Phase::Model,
+        Phase::Scores,
+        Phase::Frontier,
+    ] {
         let stale = crawl.segment(round, phase);
         if stale.exists() {
             std::fs::remove_dir_all(&stale).map_err(Error::io(&stale))?;
@@ -55,13 +60,15 @@ pub async fn run(
     selection.register_inputs(engine).await?;
     // one decision per link of a page and destination (`page_links`)
     let links = engine.count_rows("page_links", None).await?;
-    let (model, scores) = (
+    let (model, scores, frontier) = (
         crawl.segment(round, Phase::Model),
         crawl.segment(round, Phase::Scores),
+        crawl.segment(round, Phase::Frontier),
     );
     let keep = Learned {
         model: &model,
         scores: &scores,
+        frontier: &frontier,
     };
     selection.learn(engine, crawl, round, Some(keep)).await?;
 

@@ -1,17 +1,17 @@
 -- model_summary: what the adaptive strategy learned, round by round — the
--- labelled links it had seen, the threshold it applied, and the feature
+-- labelled links it had seen, and the feature
 -- values that weighed most toward a target page and most against one
 -- (the three strongest each way, with their weights).
 -- inputs:  model (every round's, with `round`)
 -- params:  none
--- output:  round, labelled, target_share, threshold, toward_target, against
+-- output:  round, labelled, target_share, toward_target, against
 WITH values_ranked AS (
     SELECT round, feature || '=' || value || ' (' || CAST(round(weight, 1) AS VARCHAR) || ')' AS label,
            weight,
            row_number() OVER (PARTITION BY round ORDER BY weight DESC, feature, value) AS up,
            row_number() OVER (PARTITION BY round ORDER BY weight, feature, value) AS down
     FROM model
-    WHERE feature NOT IN ('prior', 'threshold')
+    WHERE feature <> 'prior'
 ),
 toward AS (
     SELECT round, string_agg(label, ', ' ORDER BY up) AS toward_target
@@ -28,11 +28,9 @@ against AS (
 SELECT p.round,
        p.relevant + p.other AS labelled,
        round(CAST(p.relevant AS DOUBLE) / greatest(p.relevant + p.other, 1), 3) AS target_share,
-       round(t.weight, 3) AS threshold,
        u.toward_target,
        a.against
 FROM model p
-JOIN model t ON t.round = p.round AND t.feature = 'threshold'
 LEFT JOIN toward u ON u.round = p.round
 LEFT JOIN against a ON a.round = p.round
 WHERE p.feature = 'prior'

@@ -6,8 +6,16 @@
 --          (dir) strategy, a server (top-level directory) without a target
 --          page yet (Nr = 0) gets at most T + 1 - Na URLs, so Tamura's rule
 --          (irrelevant after T + 1 irrelevant pages) holds within a round,
---          whatever its size
--- output:  url, host, depth, priority — highest priority first, then shallowest
+--          whatever its size;
+--          $explore_share: the share of the list (a learning strategy's;
+--          0 for the others) spent on the servers the crawl knows least —
+--          a bandit over servers: each server's yield so far, its best
+--          queued URL's priority counting as two pages' worth of prior,
+--          plus an upper-confidence bonus sqrt(ln(N + 2) / (Na + 1)) (N the
+--          pages fetched, Na the server's); one URL per server before a
+--          second, the rest of the list by priority
+-- output:  url, host, depth, priority, pick ('rank' or 'explore') —
+--          highest priority first, then shallowest; explored URLs last
 WITH deferred_hosts AS (
     -- hosts that answered 429 or 503 and asked to be left alone until later
     SELECT DISTINCT host FROM hosts WHERE deferred_until > $now
@@ -37,13 +45,36 @@ candidates AS (
       AND host NOT IN (SELECT host FROM deferred_hosts)
 ),
 ranked AS (
-    SELECT url, host, depth, priority,
+    SELECT url, host, depth, priority, na, nr,
            row_number() OVER (ORDER BY priority DESC, depth, host_rank, url) AS rank
     FROM candidates
     WHERE host_rank <= $max_per_host
       AND ($cap_by = 'none' OR nr > 0 OR CASE WHEN $cap_by = 'dir' THEN dir_rank ELSE host_rank END <= $tolerance + 1 - na)
+),
+budget AS (
+    SELECT CAST(floor($top_n * $explore_share) AS BIGINT) AS explored,
+           (SELECT count(*) FROM crawldb WHERE status = 'fetched') AS fetched
+),
+unpicked AS (
+    SELECT r.*,
+           row_number() OVER (PARTITION BY host ORDER BY priority DESC, depth, url) AS left_rank,
+           (nr + 2.0 * priority) / (na + 2.0) + sqrt(ln(b.fetched + 2.0) / (na + 1.0)) AS bound
+    FROM ranked r CROSS JOIN budget b
+    WHERE r.rank > $top_n - b.explored
+),
+explored AS (
+    SELECT url, host, depth, priority,
+           row_number() OVER (ORDER BY left_rank, bound DESC, priority DESC, url) AS rank
+    FROM unpicked
 )
-SELECT url, host, depth, priority
-FROM ranked
-WHERE rank <= $top_n
-ORDER BY rank
+SELECT url, host, depth, priority, pick
+FROM (
+    SELECT r.url, r.host, r.depth, r.priority, 'rank' AS pick, r.rank AS place
+    FROM ranked r CROSS JOIN budget b
+    WHERE r.rank <= $top_n - b.explored
+    UNION ALL
+    SELECT e.url, e.host, e.depth, e.priority, 'explore' AS pick, $top_n + e.rank AS place
+    FROM explored e CROSS JOIN budget b
+    WHERE e.rank <= b.explored
+) picked
+ORDER BY place

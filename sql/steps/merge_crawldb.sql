@@ -1,8 +1,10 @@
 -- merge_crawldb: the next crawldb — this round's pages, with queued URLs
--- whose priority a link raised and URLs pruned from the queue (`skipped`),
+-- whose priority a link raised, or that a learning strategy re-scored
+-- (`url_scores`: every queued URL its open links lead to, empty for the
+-- other strategies), and URLs pruned from the queue (`skipped`),
 -- plus every accepted new URL once, at its best priority and shallowest depth
 -- (each decision carries the depth, redirect hops and URL parts it gives).
--- inputs:  crawldb_after_round, decisions
+-- inputs:  crawldb_after_round, decisions, url_scores
 -- params:  $round
 -- output:  crawldb rows
 WITH accepted AS (
@@ -25,13 +27,15 @@ SELECT p.url, p.host, p.domain, p.tld, p.dir,
        CASE WHEN x.url IS NULL THEN p.status ELSE 'skipped' END AS status,
        p.retries,
        p.depth,
-       CASE WHEN r.priority > p.priority THEN r.priority ELSE p.priority END AS priority,
+       CASE WHEN q.url IS NOT NULL AND p.status IN ('unfetched', 'error') THEN q.priority
+            WHEN r.priority > p.priority THEN r.priority ELSE p.priority END AS priority,
        p.discovered_round, p.fetched_round, p.http_status, p.redirect_to, p.lang,
        p.lang_confidence, p.lang_source, p.relevant, p.digest, p.found_from, p.found_anchor,
        p.redirect_hops, p.retry_round
 FROM crawldb_after_round p
 LEFT JOIN raised r ON r.url = p.url
 LEFT JOIN pruned x ON x.url = p.url
+LEFT JOIN url_scores q ON q.url = p.url
 UNION ALL
 SELECT url, dst_host, dst_domain, dst_tld, dst_dir,
        'unfetched'           AS status,

@@ -1,47 +1,23 @@
--- adaptive: beyond the papers — follow the links the crawl itself has
--- learned lead to target pages. Every link whose destination was fetched
--- labels its features (link_features.sql); a naive Bayes model over them
--- (learn_model.sql, written as the round's `model`) scores this round's
--- links (link_scores.sql, written as `scores`). A link is followed when
--- its probability reaches the model's threshold, which tightens as labels
--- accumulate, and whose bite grows as target pages get scarce (the prior
--- falls). Exploration: below the threshold, of the links a relevant
--- server's pages make into servers not yet judged (unvisited, or
--- undecided: no target page among at most $tolerance fetched), the
--- $explore most likely per source server and round are still followed,
--- so new servers stay reachable.
--- Below the threshold, links within a server still undecided (no target
--- page yet among at most $tolerance fetched) are followed too, as Tamura's
--- tolerance does: target sections behind a few pages in another language
--- stay reachable.
--- Priority is the probability (a redirect keeps its URL's priority).
--- inputs:  link_scores, model
--- params:  $explore ($tolerance acts through link_features)
+-- adaptive: beyond the papers — a frontier, not a filter. Every link is
+-- followed (the crawl's limits apart, decide.sql); what the crawl learned
+-- decides only when: a URL's priority is the probability, under a naive
+-- Bayes model of this crawl's own fetches (learn_model.sql), that its
+-- likeliest link leads to a target page (url_scores.sql), and every queued
+-- URL is re-scored with each round's model. generate fetches the best of
+-- the whole queue, and spends --explore-share of each round on the servers
+-- the crawl knows least (generate.sql); the crawl stops when the measured
+-- yield falls below --min-yield (round_yield.sql). A redirect keeps at
+-- least its source's priority. A link to a page already fetched has
+-- nothing to score (priority 0: it is `already-known`).
+-- inputs:  page_links, url_scores, crawldb_after_round
+-- params:  none
 -- output:  src_url, url, accepted, priority, reason
-WITH judged AS (
-    SELECT s.src_url, s.url, s.src_host, s.dst_host, s.kind, s.src_priority, s.probability,
-           s.src_server, s.dst_server,
-           s.probability >= t.weight AS likely,
-           s.dst_server LIKE 'undecided%' AND s.dst_host = s.src_host AS settles
-    FROM link_scores s
-    CROSS JOIN (SELECT weight FROM model WHERE feature = 'threshold') t
-),
-explored AS (
-    SELECT src_url, url,
-           row_number() OVER (PARTITION BY src_host ORDER BY probability DESC, url) AS place
-    FROM judged
-    WHERE NOT likely AND kind <> 'redirect'
-      AND src_server = 'relevant' AND (dst_server = 'unvisited' OR dst_server LIKE 'undecided%')
-)
-SELECT j.src_url,
-       j.url,
-       j.kind = 'redirect' OR j.likely OR j.settles
-           OR coalesce(e.place <= $explore, false) AS accepted,
-       CASE WHEN j.kind = 'redirect' THEN j.src_priority ELSE j.probability END AS priority,
-       CASE WHEN j.kind = 'redirect' THEN 'redirect'
-            WHEN j.likely THEN 'likely-target'
-            WHEN j.settles THEN 'undecided-server'
-            WHEN e.place <= $explore THEN 'explore'
-            ELSE 'unlikely-target' END AS reason
-FROM judged j
-LEFT JOIN explored e ON e.src_url = j.src_url AND e.url = j.url
+SELECT l.src_url,
+       l.dst_url AS url,
+       true AS accepted,
+       CASE WHEN l.kind = 'redirect' THEN greatest(coalesce(s.priority, 0.0), coalesce(u.priority, 0.0))
+            ELSE coalesce(u.priority, 0.0) END AS priority,
+       CASE WHEN l.kind = 'redirect' THEN 'redirect' ELSE 'ranked' END AS reason
+FROM page_links l
+LEFT JOIN url_scores u ON u.url = l.dst_url
+LEFT JOIN crawldb_after_round s ON s.url = l.src_url

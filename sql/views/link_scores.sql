@@ -1,15 +1,18 @@
--- link_scores: this round's links scored by the adaptive strategy's model
--- (learn_model.sql): each feature's value and weight, the prior, the score
--- (their sum: the log-odds that the destination is a target page) and the
--- probability 1 / (1 + exp(-score)). A value the model has not seen
--- weighs 0. Written as the round's `scores` segment: why a link scored as
--- it did is a query.
--- inputs:  link_features, model
--- params:  $round
--- output:  src_url, url, src_host, dst_host, kind, src_priority, the features, w_prior,
---          w_<feature> for each, score, probability
+-- link_scores: every open link not labelled yet — this round's and those
+-- still waiting in the frontier — scored by this round's model
+-- (learn_model.sql), with the features as the crawl stands now: each
+-- feature's value and weight, the prior, the score (their sum: the
+-- log-odds that the destination is a target page) and the probability
+-- 1 / (1 + exp(-score)). A value the model has not seen weighs 0. So every
+-- queued URL is re-scored each round (url_scores.sql); this round's links
+-- are written as the round's `scores` segment: why a link scored as it did
+-- is a query.
+-- inputs:  open_links, model
+-- params:  none
+-- output:  round (found), src_url, url, src_host, dst_host, src_priority, the features,
+--          w_prior, w_<feature> for each, score, probability
 WITH weighed AS (
-    SELECT c.src_url, c.url, c.src_host, c.dst_host, c.src_priority,
+    SELECT c.round, c.src_url, c.url, c.src_host, c.dst_host, c.src_priority,
            kind, hreflang, url_lang, anchor, tld, hops, inlinks, src_server, dst_server, dst_dir,
            p.weight AS w_prior,
            coalesce(m_kind.weight, 0.0) AS w_kind,
@@ -22,7 +25,7 @@ WITH weighed AS (
            coalesce(m_src_server.weight, 0.0) AS w_src_server,
            coalesce(m_dst_server.weight, 0.0) AS w_dst_server,
            coalesce(m_dst_dir.weight, 0.0) AS w_dst_dir
-    FROM (SELECT * FROM link_features WHERE round = $round) c
+    FROM (SELECT * FROM open_links WHERE dst_relevant IS NULL) c
     CROSS JOIN (SELECT weight FROM model WHERE feature = 'prior') p
     LEFT JOIN model m_kind ON m_kind.feature = 'kind' AND m_kind.value = c.kind
     LEFT JOIN model m_hreflang ON m_hreflang.feature = 'hreflang' AND m_hreflang.value = c.hreflang

@@ -166,6 +166,15 @@ pub enum GraphCommand {
         #[arg(short = 'o', long = "out", value_name = "DIR")]
         out: PathBuf,
     },
+    /// Write a web described in tab-separated files (shared/webgen's truth.tsv, links.tsv, seeds.txt, stats.json) as a web graph, to replay with simulate
+    Import {
+        /// The folder holding truth.tsv, links.tsv, seeds.txt and stats.json
+        #[arg(long, value_name = "DIR")]
+        from: PathBuf,
+        /// The web directory to write (must not exist, or be empty)
+        #[arg(short = 'o', long = "out", value_name = "DIR")]
+        out: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -348,15 +357,15 @@ pub struct StrategyArgs {
     /// ontology: chain class rules up to this many steps for LARS, 1 to 4 (1 = the rules as given) [default: 2]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4))]
     pub rule_depth: Option<u32>,
-    /// adaptive: follow a link whose learned probability of leading to a target page reaches this, once the model has seen enough labels [default: 0.1]
-    #[arg(long, value_name = "P")]
-    pub min_probability: Option<f64>,
-    /// adaptive: labelled links at which the threshold is half of --min-probability (it grows as n / (n + N)) [default: 200]
-    #[arg(long, value_name = "N")]
-    pub warmup: Option<u32>,
-    /// adaptive: links below the threshold that a relevant server may still open to servers not yet judged (unvisited or undecided), per round [default: 2]
-    #[arg(long, value_name = "N")]
-    pub explore: Option<u32>,
+    /// adaptive: share of each round's fetch list spent exploring the servers the crawl knows least (a bandit over servers), 0 to 0.9 [default: 0.1]
+    #[arg(long, value_name = "S")]
+    pub explore_share: Option<f64>,
+    /// Stop the crawl when the target share of the last two rounds' fetches falls below Y, for the best-ranked and for the explored fetches alike (0 to 1) [default: never]
+    #[arg(long, value_name = "Y")]
+    pub min_yield: Option<f64>,
+    /// Stop the crawl after N fetch requests [default: no limit]
+    #[arg(long, value_name = "N", value_parser = positive::<u64>)]
+    pub max_pages: Option<u64>,
     /// adaptive: features the model leaves out, for ablations (kind, hreflang, url_lang, anchor, tld, hops, inlinks, src_server, dst_server, dst_dir) [default: none]
     #[arg(long, value_name = "FEATURE,...", value_delimiter = ',')]
     pub leave_out: Option<Vec<String>>,

@@ -44,6 +44,9 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Graph {
             command: GraphCommand::Export { out },
         } => sim::export_graph(&ctx, out).await,
+        Command::Graph {
+            command: GraphCommand::Import { from, out },
+        } => sim::import_graph(&ctx, from, out),
         Command::Websim {
             command: WebsimCommand::Serve(args),
         } => websim::serve(args).await,

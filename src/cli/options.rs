@@ -143,13 +143,14 @@ impl StrategyArgs {
                 return Err(Error::Usage(format!("--{flag}: must be a number")));
             }
         }
+        if self.min_yield.is_some_and(|p| !(0.0..=1.0).contains(&p)) {
+            return Err(Error::Usage("--min-yield: must be a share, 0 to 1".into()));
+        }
         if self
-            .min_probability
-            .is_some_and(|p| !(0.0..=1.0).contains(&p))
+            .explore_share
+            .is_some_and(|p| !(0.0..=0.9).contains(&p))
         {
-            return Err(Error::Usage(
-                "--min-probability: must be a probability, 0 to 1".into(),
-            ));
+            return Err(Error::Usage("--explore-share: must be 0 to 0.9".into()));
         }
         if let Some(unknown) = self
             .leave_out
@@ -179,9 +180,9 @@ impl StrategyArgs {
         set(&mut params.han_matches, self.han_matches);
         set(&mut params.min_ont_rel, self.min_ont_rel);
         set(&mut params.min_la_rel, self.min_la_rel);
-        set(&mut params.min_probability, self.min_probability);
-        set(&mut params.warmup, self.warmup);
-        set(&mut params.explore, self.explore);
+        set(&mut params.explore_share, self.explore_share);
+        set_some(&mut params.min_yield, &self.min_yield);
+        set_some(&mut params.max_pages, &self.max_pages);
         set(&mut params.rule_depth, self.rule_depth);
         set(&mut params.leave_out, self.leave_out.clone());
         set_some(&mut params.target_class, &self.target_class);

@@ -245,6 +245,13 @@ async fn crawl_rounds(
         let df = engine.query_file("sim/metrics.sql", &params).await?;
         metrics.extend(engine.collect(df).await?);
         rounds += 1;
+        if selection.params.min_yield.is_some()
+            && crate::stop::after_round(engine, crawl, &mut |_| {})
+                .await?
+                .is_some()
+        {
+            break;
+        }
     }
     Ok(rounds)
 }

@@ -44,6 +44,16 @@ pub struct CrawlConfig {
     /// One line per completed phase run, oldest first.
     #[serde(default)]
     pub log: Vec<PhaseLog>,
+    /// Why the crawl stopped by itself, if it did (`crate::stop`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
+}
+
+/// A crawl's stop by its own rule: after which round, and why.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Stopped {
+    pub round: u32,
+    pub reason: String,
 }
 
 /// The parameters of the link-selection strategies; each strategy reads
@@ -80,15 +90,14 @@ pub struct StrategyParams {
     pub rule_depth: u32,
     /// `ontology`: CSV `from_class,to_class,probability`.
     pub class_rules: Option<PathBuf>,
-    /// `adaptive`: follow a link whose learned probability of leading to a
-    /// target page reaches this (once the model has seen enough labels).
-    pub min_probability: f64,
-    /// `adaptive`: labelled links after which the threshold is at half
-    /// of `min_probability` (it rises as n / (n + warmup)).
-    pub warmup: u32,
-    /// `adaptive`: links below the threshold a relevant server may still
-    /// open to servers not yet judged per round, the likeliest first.
-    pub explore: u32,
+    /// `adaptive`: the share of each round's fetch list spent on the
+    /// servers the crawl knows least (generate's bandit).
+    pub explore_share: f64,
+    /// Stop when the target share of the last two rounds' fetches, ranked
+    /// and explored alike, falls below this (`crate::stop`).
+    pub min_yield: Option<f64>,
+    /// Stop after this many fetch requests.
+    pub max_pages: Option<u64>,
     /// `adaptive`: features the model leaves out (for ablations).
     pub leave_out: Vec<String>,
 }
@@ -108,9 +117,9 @@ impl Default for StrategyParams {
             stop_words: None,
             rule_depth: 2,
             class_rules: None,
-            min_probability: 0.1,
-            warmup: 200,
-            explore: 2,
+            explore_share: 0.1,
+            min_yield: None,
+            max_pages: None,
             leave_out: Vec::new(),
         }
     }
@@ -169,6 +178,7 @@ impl Default for CrawlConfig {
             params: StrategyParams::default(),
             limits: CrawlLimits::default(),
             log: Vec::new(),
+            stopped: None,
         }
     }
 }

@@ -91,10 +91,13 @@ pub enum Phase {
     Model,
     /// A learning strategy's score of each link, feature by feature.
     Scores,
+    /// A learning strategy's open links: those whose destination is not
+    /// fetched yet, with the features they were found with.
+    Frontier,
 }
 
 impl Phase {
-    pub const ALL: [Phase; 7] = [
+    pub const ALL: [Phase; 8] = [
         Phase::Fetchlist,
         Phase::Fetch,
         Phase::Links,
@@ -102,6 +105,7 @@ impl Phase {
         Phase::Decisions,
         Phase::Model,
         Phase::Scores,
+        Phase::Frontier,
     ];
 
     /// The command that writes this segment.
@@ -110,13 +114,13 @@ impl Phase {
             Phase::Fetchlist => "generate",
             Phase::Fetch => "fetch",
             Phase::Links | Phase::Parse => "parse",
-            Phase::Decisions | Phase::Model | Phase::Scores => "updatedb",
+            Phase::Decisions | Phase::Model | Phase::Scores | Phase::Frontier => "updatedb",
         }
     }
 
     /// The schema of this phase's segments (`store::schema`).
     pub fn schema(self) -> datafusion::arrow::datatypes::SchemaRef {
-        use super::schema::{DECISIONS, FETCH, FETCHLIST, LINKS, MODEL, PARSE, SCORES};
+        use super::schema::{DECISIONS, FETCH, FETCHLIST, FRONTIER, LINKS, MODEL, PARSE, SCORES};
         match self {
             Phase::Fetchlist => FETCHLIST.clone(),
             Phase::Fetch => FETCH.clone(),
@@ -125,6 +129,7 @@ impl Phase {
             Phase::Decisions => DECISIONS.clone(),
             Phase::Model => MODEL.clone(),
             Phase::Scores => SCORES.clone(),
+            Phase::Frontier => FRONTIER.clone(),
         }
     }
 
@@ -137,6 +142,7 @@ impl Phase {
             Phase::Decisions => "decisions",
             Phase::Model => "model",
             Phase::Scores => "scores",
+            Phase::Frontier => "frontier",
         }
     }
 }

@@ -10,6 +10,6 @@ pub mod rows;
 pub mod schema;
 pub mod segment;
 
-pub use crawl_json::{CrawlConfig, CrawlLimits, StrategyParams};
+pub use crawl_json::{CrawlConfig, CrawlLimits, Stopped, StrategyParams};
 pub use layout::{valid_set_name, CrawlDir, Phase, RoundId, RoundRange, CRAWL_DECISION_SET};
 pub use segment::{read_batches, read_columns, row_count, SegmentWriter};

@@ -64,6 +64,9 @@ pub static FETCHLIST: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("host", false),
         int32("depth", false),
         float64("priority", false),
+        // why generate chose it: `rank` (its priority) or `explore` (a
+        // learning strategy's exploration share; NULL in older lists)
+        utf8("pick", true),
     ]))
 });
 
@@ -227,27 +230,47 @@ pub const LINK_FEATURES: [&str; 10] = [
     "dst_dir",
 ];
 
-/// `sql/views/link_features.sql`'s rows: every link so far with its label
-/// and features, kept while `adaptive` learns and scores (then removed).
-pub static LINK_FEATURE_ROWS: LazyLock<SchemaRef> = LazyLock::new(|| {
-    let mut fields = vec![
+/// The columns every open link of `adaptive` carries beside its features:
+/// the round it was found, its ends, and what later judgements need.
+fn open_link_ends() -> Vec<Field> {
+    vec![
         int32("round", false),
         utf8("src_url", false),
         utf8("url", false),
         utf8("src_host", false),
         utf8("dst_host", false),
-        utf8("kind", false),
+        utf8("dir", false),
         float64("src_priority", false),
-        boolean("dst_relevant", true),
-    ];
-    // `kind` is a feature and a column above.
-    fields.extend(LINK_FEATURES.iter().skip(1).map(|f| utf8(f, false)));
+        boolean("src_relevant", false),
+    ]
+}
+
+/// The features fixed when a link is found (`sql/views/link_features.sql`);
+/// the rest of [`LINK_FEATURES`] are judged each round (`open_links.sql`).
+pub const FOUND_FEATURES: [&str; 6] = ["kind", "hreflang", "url_lang", "anchor", "tld", "hops"];
+
+/// `adaptive`'s frontier (`<round>/frontier/`): every link whose
+/// destination was not fetched yet, with the features fixed when it was
+/// found — what the queue is ranked by, re-scored each round.
+pub static FRONTIER: LazyLock<SchemaRef> = LazyLock::new(|| {
+    let mut fields = open_link_ends();
+    fields.extend(FOUND_FEATURES.iter().map(|f| utf8(f, false)));
+    Arc::new(Schema::new(fields))
+});
+
+/// `sql/views/open_links.sql`'s rows: the frontier and the round's links,
+/// with every feature and the label of those whose destination was
+/// fetched; kept while `adaptive` learns and scores (then removed).
+pub static OPEN_LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    let mut fields = open_link_ends();
+    fields.push(boolean("dst_relevant", true));
+    fields.extend(LINK_FEATURES.iter().map(|f| utf8(f, false)));
     Arc::new(Schema::new(fields))
 });
 
 /// `adaptive`'s model of a round (`sql/steps/learn_model.sql`): per feature
 /// value, the labelled links that led to target pages and to others, and
-/// its weight (smoothed log-odds); rows `prior` and `threshold` besides.
+/// its weight (smoothed log-odds); row `prior` besides.
 pub static MODEL: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
         utf8("feature", false),
@@ -278,6 +301,16 @@ pub static SCORES: LazyLock<SchemaRef> = LazyLock::new(|| {
     fields.push(float64("score", false));
     fields.push(float64("probability", false));
     Arc::new(Schema::new(fields))
+});
+
+/// `url_scores` (`sql/views/url_scores.sql`): each queued URL at its
+/// likeliest link's probability under the round's model (empty for a
+/// strategy that does not learn).
+pub static URL_SCORES: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("url", false),
+        float64("priority", false),
+    ]))
 });
 
 /// `target_tlds`: the ccTLDs of `tld-anchor` (from crawl.json).

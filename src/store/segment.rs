@@ -315,6 +315,7 @@ mod tests {
                 Arc::new(StringArray::from(vec!["a.jp"])),
                 Arc::new(Int32Array::from(vec![0])),
                 Arc::new(Float64Array::from(vec![1.0])),
+                Arc::new(StringArray::from(vec!["rank"])),
             ],
         )
         .unwrap();
@@ -348,6 +349,7 @@ mod tests {
                 Arc::new(StringArray::from(vec!["a.jp"; rows])),
                 Arc::new(Int32Array::from(vec![0; rows])),
                 Arc::new(Float64Array::from(vec![1.0; rows])),
+                Arc::new(StringArray::from(vec!["rank"; rows])),
             ],
         )
         .unwrap()

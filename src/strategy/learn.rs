@@ -1,8 +1,13 @@
-//! The learning step of a strategy that learns (`adaptive`): every link
-//! whose destination has been fetched is a labelled example; a naive Bayes
-//! model over the links' features is fitted in SQL, kept as the round's
-//! `model` segment, and scores the round's links (`scores`), so what was
-//! learned and why a link scored as it did are queries.
+//! The learning step of a strategy that learns (`adaptive`): a frontier,
+//! not a filter. Every link whose destination is not fetched yet stays
+//! open (the round's `frontier` segment) with the features it was found
+//! with; when its destination is fetched it becomes a labelled example.
+//! The naive Bayes model is the last round's counts plus the links labelled
+//! this round — no earlier link is read again — kept as the round's `model`
+//! segment; it re-scores every open link each round (`url_scores`, which
+//! the merge applies to the queue), and this round's links' scores are kept
+//! as `scores`, so what was learned and why a link ranked as it did are
+//! queries.
 
 use std::path::Path;
 
@@ -14,26 +19,29 @@ use datafusion::dataframe::DataFrame;
 use super::LinkSelection;
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
-use crate::store::schema::{LINK_FEATURE_ROWS, MODEL, SCORES};
+use crate::store::schema::{FRONTIER, MODEL, OPEN_LINKS, SCORES, URL_SCORES};
 use crate::store::segment::conform;
 use crate::store::{CrawlDir, Phase, RoundId, SegmentWriter};
 
 /// Where a learning strategy keeps what it learned in a round; `None`
-/// keeps it in memory only (refilter).
+/// keeps it in memory only (refilter), carried to the next round refiltered.
 #[derive(Debug, Clone, Copy)]
 pub struct Learned<'a> {
     pub model: &'a Path,
     pub scores: &'a Path,
+    pub frontier: &'a Path,
 }
 
 impl LinkSelection {
-    /// For a strategy that learns: fits its model on every labelled link of
-    /// rounds up to `round` (`sql/views/link_features.sql`,
-    /// `sql/steps/learn_model.sql`) and scores the round's links
-    /// (`sql/views/link_scores.sql`), registering `model` and
-    /// `link_scores`, and writing them to `keep` if given. Call after
-    /// [`register_inputs`](Self::register_inputs); does nothing for other
-    /// strategies.
+    /// For a strategy that learns: adds the round's links to the frontier
+    /// left by the last round (`sql/views/link_features.sql`,
+    /// `open_links.sql`), fits the model on the last round's counts and
+    /// the links labelled now (`sql/steps/learn_model.sql`) and scores every
+    /// open link (`sql/views/link_scores.sql`), registering `model`,
+    /// `link_scores` and `url_scores`, and writing the model, this round's
+    /// scores and the new frontier to `keep` if given. For other
+    /// strategies it registers an empty `url_scores`. Call after
+    /// [`register_inputs`](Self::register_inputs).
     pub async fn learn(
         &self,
         engine: &Engine,
@@ -42,26 +50,27 @@ impl LinkSelection {
         keep: Option<Learned<'_>>,
     ) -> Result<()> {
         if !self.strategy.learns {
-            return Ok(());
+            return engine.register_empty("url_scores", URL_SCORES.clone());
         }
         let params = self.sql_params().set("round", round.0 as i32);
-        crate::catalog::links_through(engine, crawl, round).await?;
-        // The features of every link so far, described once (joins over
-        // the whole crawldb) and read twice: to fit and to score. Never
+        register_before(engine, crawl, round, keep.is_none()).await?;
+        let features = engine
+            .query_file("views/link_features.sql", &params)
+            .await?;
+        engine.register_view("link_features", features)?;
+        // The open links, described once (joins over the crawldb) and read
+        // three times: to fit, to score and as the next frontier. Never
         // committed: its temp folder is removed here, or as a killed
         // phase's leftover.
         let scratch = crawl
             .segment(round, Phase::Links)
-            .with_file_name("link_features");
-        let features = engine
-            .query_file("views/link_features.sql", &params)
-            .await?;
-        let writer = SegmentWriter::create(&scratch, LINK_FEATURE_ROWS.clone())?;
-        let staged = engine.write(features, writer).await?;
+            .with_file_name("open_links");
+        let open = engine.query_file("views/open_links.sql", &params).await?;
+        let writer = SegmentWriter::create(&scratch, OPEN_LINKS.clone())?;
+        let staged = engine.write(open, writer).await?;
         let temp = staged.temp_dir.clone();
         let fitted = async {
-            let schema = &LINK_FEATURE_ROWS;
-            crate::catalog::segment(engine, "link_features", &temp, schema).await?;
+            crate::catalog::segment(engine, "open_links", &temp, &OPEN_LINKS).await?;
             fit_and_score(engine, &params, keep).await
         }
         .await;
@@ -70,22 +79,91 @@ impl LinkSelection {
     }
 }
 
-/// Fits the model on `link_features` and scores the round's links:
-/// registers `model` and `link_scores`, kept in `keep`'s segments or in
-/// memory.
+/// Registers `model_before` and `frontier_before`: what a refilter carried
+/// from its last round (`carried`), else the segments of the latest
+/// earlier round that has them, else empty tables.
+async fn register_before(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    round: RoundId,
+    carried: bool,
+) -> Result<()> {
+    let context = engine.context();
+    if carried && context.table_exist("model_carried").unwrap_or(false) {
+        for (table, from) in [
+            ("model_before", "model_carried"),
+            ("frontier_before", "frontier_carried"),
+        ] {
+            let df = context.table(from).await.map_err(Error::sql(from))?;
+            engine.register_view(table, df)?;
+        }
+        return Ok(());
+    }
+    let earlier = crawl
+        .rounds()?
+        .into_iter()
+        .filter(|&r| r < round && crawl.has(r, Phase::Model) && crawl.has(r, Phase::Frontier))
+        .next_back();
+    let Some(earlier) = earlier else {
+        engine.register_empty("model_before", MODEL.clone())?;
+        return engine.register_empty("frontier_before", FRONTIER.clone());
+    };
+    for (table, phase) in [
+        ("model_before", Phase::Model),
+        ("frontier_before", Phase::Frontier),
+    ] {
+        crate::catalog::segment(
+            engine,
+            table,
+            &crawl.segment(earlier, phase),
+            &phase.schema(),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Fits the model on `open_links` and scores the open links: registers
+/// `model`, `link_scores` and `url_scores`, keeps the model, the round's
+/// scores and the frontier in `keep`'s segments, or carries the model and
+/// frontier in memory.
 async fn fit_and_score(engine: &Engine, params: &Params, keep: Option<Learned<'_>>) -> Result<()> {
     let model = engine.query_file("steps/learn_model.sql", params).await?;
-    let Some(keep) = keep else {
-        register_in_memory(engine, "model", &MODEL, engine.collect(model).await?)?;
-        let scores = engine.query_file("views/link_scores.sql", params).await?;
-        let scores = engine.collect(scores).await?;
-        return register_in_memory(engine, "link_scores", &SCORES, scores);
-    };
-    write_segment(engine, model, keep.model, &MODEL).await?;
-    crate::catalog::segment(engine, "model", keep.model, &MODEL).await?;
+    match keep {
+        Some(keep) => {
+            write_segment(engine, model, keep.model, &MODEL).await?;
+            crate::catalog::segment(engine, "model", keep.model, &MODEL).await?;
+        }
+        None => {
+            let batches = engine.collect(model).await?;
+            register_in_memory(engine, "model_carried", &MODEL, batches.clone())?;
+            register_in_memory(engine, "model", &MODEL, batches)?;
+        }
+    }
     let scores = engine.query_file("views/link_scores.sql", params).await?;
-    write_segment(engine, scores, keep.scores, &SCORES).await?;
-    crate::catalog::segment(engine, "link_scores", keep.scores, &SCORES).await
+    engine.register_view("link_scores", scores)?;
+    let best = engine.query_file("views/url_scores.sql", params).await?;
+    register_in_memory(
+        engine,
+        "url_scores",
+        &URL_SCORES,
+        engine.collect(best).await?,
+    )?;
+    let frontier = engine
+        .query(
+            "SELECT * FROM open_links WHERE dst_relevant IS NULL",
+            params,
+        )
+        .await?;
+    let Some(keep) = keep else {
+        let frontier = engine.collect(frontier).await?;
+        return register_in_memory(engine, "frontier_carried", &FRONTIER, frontier);
+    };
+    let round_scores = engine
+        .query("SELECT * FROM link_scores WHERE round = $round", params)
+        .await?;
+    write_segment(engine, round_scores, keep.scores, &SCORES).await?;
+    write_segment(engine, frontier, keep.frontier, &FRONTIER).await
 }
 
 /// Registers `batches` as table `name` of `schema`, in memory.
@@ -123,7 +201,7 @@ mod tests {
     use datafusion::arrow::datatypes::{Float64Type, Int64Type};
 
     use crate::engine::{Engine, Params};
-    use crate::store::schema::MODEL;
+    use crate::store::schema::{FRONTIER, MODEL};
 
     /// Five labelled links (three led to target pages, two did not), one
     /// not labelled yet, all of round 1; and one link of round 2 to score.
@@ -138,39 +216,56 @@ mod tests {
         (2, 's4', 'd6', 'h', 'w', 'a',      0.5, NULL,  'eng',    'jp')
     ) AS t(round, src_url, url, src_host, dst_host, kind, src_priority, dst_relevant, anchor, tld)";
 
-    async fn features() -> Engine {
-        let engine = Engine::new(None);
-        let sql = format!(
-            "SELECT round, src_url, url, src_host, dst_host, kind, src_priority,
-                    CAST(dst_relevant AS BOOLEAN) AS dst_relevant,
-                    'none' AS hreflang, 'none' AS url_lang, anchor, tld, '0' AS hops,
+    /// `rows` (of [`LINKS`]' columns) as open links.
+    fn open_links(rows: &str) -> String {
+        format!(
+            "SELECT round, src_url, url, src_host, dst_host, 'd' AS dir, src_priority,
+                    true AS src_relevant, CAST(dst_relevant AS BOOLEAN) AS dst_relevant,
+                    kind, 'none' AS hreflang, 'none' AS url_lang, anchor, tld, '0' AS hops,
                     '1' AS inlinks, 'relevant' AS src_server, 'relevant' AS dst_server,
                     'relevant' AS dst_dir
-             FROM ({LINKS})"
-        );
-        let df = engine.query(&sql, &Params::new()).await.unwrap();
-        engine.register_view("link_features", df).unwrap();
+             FROM ({rows})"
+        )
+    }
+
+    async fn features() -> Engine {
+        let engine = Engine::new(None);
+        let df = engine
+            .query(&open_links(LINKS), &Params::new())
+            .await
+            .unwrap();
+        engine.register_view("open_links", df).unwrap();
+        engine
+            .register_empty("model_before", MODEL.clone())
+            .unwrap();
         engine
     }
 
     fn params(leave_out: &str) -> Params {
-        Params::new()
-            .set("leave_out", leave_out)
-            .set("min_probability", 0.1)
-            .set("warmup", 5i64)
-            .set("round", 2i32)
+        Params::new().set("leave_out", leave_out).set("round", 2i32)
     }
 
+    type ModelRow = (String, String, i64, i64, f64);
+
     /// The model's rows as (feature, value) → (relevant, other, weight).
-    async fn learn(engine: &Engine, leave_out: &str) -> Vec<(String, String, i64, i64, f64)> {
+    async fn learn(engine: &Engine, leave_out: &str) -> Vec<ModelRow> {
         let df = engine
             .query_file("steps/learn_model.sql", &params(leave_out))
             .await
             .unwrap();
         let batches = engine.collect(df).await.unwrap();
         super::register_in_memory(engine, "model", &MODEL, batches.clone()).unwrap();
+        let scores = engine
+            .query_file("views/link_scores.sql", &params(leave_out))
+            .await
+            .unwrap();
+        engine.register_view("link_scores", scores).unwrap();
+        model_rows(&batches)
+    }
+
+    fn model_rows(batches: &[datafusion::arrow::array::RecordBatch]) -> Vec<ModelRow> {
         let mut rows = Vec::new();
-        for b in &batches {
+        for b in batches {
             let text = |i: usize| b.column(i).as_string::<i32>().clone();
             let (feature, value) = (text(0), text(1));
             let count = |i: usize| b.column(i).as_primitive::<Int64Type>().clone();
@@ -186,18 +281,15 @@ mod tests {
                 ));
             }
         }
+        rows.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
         rows
     }
 
-    fn row<'a>(
-        model: &'a [(String, String, i64, i64, f64)],
-        feature: &str,
-        value: &str,
-    ) -> Option<&'a (String, String, i64, i64, f64)> {
+    fn row<'a>(model: &'a [ModelRow], feature: &str, value: &str) -> Option<&'a ModelRow> {
         model.iter().find(|r| r.0 == feature && r.1 == value)
     }
 
-    fn weight(model: &[(String, String, i64, i64, f64)], feature: &str, value: &str) -> f64 {
+    fn weight(model: &[ModelRow], feature: &str, value: &str) -> f64 {
         row(model, feature, value)
             .unwrap_or_else(|| panic!("no model row {feature}={value}"))
             .4
@@ -237,21 +329,25 @@ mod tests {
         assert!(close(weight(&model, "anchor", "eng"), eng));
         // A value every labelled link shares says nothing: ln(4/4) - ln(3/3).
         assert!(close(weight(&model, "hreflang", "none"), 0.0));
-        // The threshold: 0.1 × n / (n + warmup) with n = 5, warmup 5.
-        assert!(close(weight(&model, "threshold", "probability"), 0.05));
+    }
+
+    /// The link of round 2 (d6), scored.
+    async fn round_two_score(engine: &Engine) -> datafusion::arrow::array::RecordBatch {
+        let df = engine
+            .query("SELECT * FROM link_scores WHERE url = 'd6'", &Params::new())
+            .await
+            .unwrap();
+        let batches = engine.collect(df).await.unwrap();
+        let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+        assert_eq!(rows, 1);
+        batches.into_iter().find(|b| b.num_rows() == 1).unwrap()
     }
 
     #[tokio::test]
     async fn a_links_score_is_the_prior_plus_the_weight_of_each_value() {
         let engine = features().await;
         learn(&engine, "").await;
-        let df = engine
-            .query_file("views/link_scores.sql", &params(""))
-            .await
-            .unwrap();
-        let batches = engine.collect(df).await.unwrap();
-        let b = &batches[0];
-        assert_eq!(b.num_rows(), 1, "round 2's one link only");
+        let b = &round_two_score(&engine).await;
         let value = |name: &str| {
             b.column_by_name(name)
                 .unwrap()
@@ -273,13 +369,15 @@ mod tests {
     async fn a_feature_left_out_has_no_weight() {
         let engine = features().await;
         let model = learn(&engine, "tld,anchor").await;
-        assert!(model.iter().all(|r| r.0 != "tld" && r.0 != "anchor"));
+        // counted still (the next round adds to them), but weightless
+        let left_out: Vec<&ModelRow> = model
+            .iter()
+            .filter(|r| r.0 == "tld" || r.0 == "anchor")
+            .collect();
+        assert_eq!(left_out.len(), 5);
+        assert!(left_out.iter().all(|r| r.4 == 0.0));
         assert!(row(&model, "kind", "a").is_some());
-        let df = engine
-            .query_file("views/link_scores.sql", &params("tld,anchor"))
-            .await
-            .unwrap();
-        let b = &engine.collect(df).await.unwrap()[0];
+        let b = &round_two_score(&engine).await;
         let score = b
             .column_by_name("score")
             .unwrap()
@@ -302,28 +400,32 @@ mod tests {
                '' AS anchor, 'und' AS anchor_lang, 'com' AS dst_tld, dst_host || '/' AS dst_dir,
                CAST(NULL AS INT) AS position
         FROM (VALUES
-            (1, 'http://h1/a', 'h1', 'http://h1/b', 'h1'),
-            (1, 'http://h1/a', 'h1', 'http://h3/d', 'h3'),
-            (2, 'http://h1/b', 'h1', 'http://h2/c', 'h2'),
-            (2, 'http://h1/b', 'h1', 'http://h3/d', 'h3'),
-            (3, 'http://h2/c', 'h2', 'http://h3/d', 'h3')
-        ) AS t(round, src_url, src_host, dst_url, dst_host)";
+            ('http://h1/a', 'h1', 'http://h1/b', 'h1'),
+            ('http://h1/a', 'h1', 'http://h3/d', 'h3'),
+            ('http://h1/b', 'h1', 'http://h2/c', 'h2'),
+            ('http://h1/b', 'h1', 'http://h3/d', 'h3'),
+            ('http://h2/c', 'h2', 'http://h3/d', 'h3')
+        ) AS t(src_url, src_host, dst_url, dst_host)";
 
     #[tokio::test]
-    async fn link_features_label_links_by_their_destination_and_leave_it_out_of_its_server() {
+    async fn open_links_label_links_by_their_destination_and_leave_it_out_of_its_server() {
         let engine = Engine::new(None);
         let params = Params::new()
             .set("target_lang", "tha")
             .set("han_matches", true)
-            .set("tolerance", 10i64);
+            .set("tolerance", 10i64)
+            .set("round", 3i32);
         let pages = format!("SELECT *, 0.0 AS priority FROM ({PAGES})");
         for (name, sql) in [
             ("crawldb_after_round", pages),
-            ("all_links", PAGE_LINKS.into()),
+            ("page_links", PAGE_LINKS.into()),
         ] {
             let df = engine.query(&sql, &Params::new()).await.unwrap();
             engine.register_view(name, df).unwrap();
         }
+        engine
+            .register_empty("frontier_before", FRONTIER.clone())
+            .unwrap();
         let tlds = engine
             .query("SELECT 'th' AS tld", &Params::new())
             .await
@@ -332,10 +434,11 @@ mod tests {
         let views = [
             ("servers", "views/server_stats.sql"),
             ("dirs", "views/dir_stats.sql"),
+            ("link_features", "views/link_features.sql"),
         ];
         engine.register_query_views(&views, &params).await.unwrap();
         let df = engine
-            .query_file("views/link_features.sql", &params)
+            .query_file("views/open_links.sql", &params)
             .await
             .unwrap();
         let df = df
@@ -371,5 +474,77 @@ mod tests {
             .map(|r| r.iter().map(|c| c.to_string()).collect())
             .collect();
         assert_eq!(got, want);
+    }
+
+    /// Round 1's open links: d1, d2 labelled; d3, d4 not yet.
+    const ROUND_1: &str = "SELECT * FROM (VALUES
+        (1, 's1', 'd1', 'h', 'h', 'a',    0.0, true,  'target', 'th'),
+        (1, 's1', 'd2', 'h', 'x', 'a',    0.0, false, 'none',   'com'),
+        (1, 's2', 'd3', 'h', 'y', 'area', 0.0, NULL,  'eng',    'com'),
+        (1, 's2', 'd4', 'h', 'z', 'a',    0.0, NULL,  'target', 'th')
+    ) AS t(round, src_url, url, src_host, dst_host, kind, src_priority, dst_relevant, anchor, tld)";
+
+    /// Round 2's: the frontier left by round 1 (d3 now labelled, d4 still
+    /// open) and round 2's own links (d1 fetched before, d5, d6).
+    const ROUND_2: &str = "SELECT * FROM (VALUES
+        (1, 's2', 'd3', 'h', 'y', 'area', 0.0, false, 'eng',    'com'),
+        (1, 's2', 'd4', 'h', 'z', 'a',    0.0, NULL,  'target', 'th'),
+        (2, 's5', 'd1', 'h', 'h', 'a',    0.0, true,  'none',   'th'),
+        (2, 's5', 'd5', 'h', 'h', 'a',    0.0, true,  'target', 'com'),
+        (2, 's6', 'd6', 'h', 'w', 'iframe', 0.0, false, 'eng',  'jp')
+    ) AS t(round, src_url, url, src_host, dst_host, kind, src_priority, dst_relevant, anchor, tld)";
+
+    /// The model learned from `open` on top of `before`'s counts.
+    async fn learn_on(engine: &Engine, open: &str, before: Vec<ModelRow>) -> Vec<ModelRow> {
+        let df = engine
+            .query(&open_links(open), &Params::new())
+            .await
+            .unwrap();
+        engine.register_view("open_links", df).unwrap();
+        let before: Vec<String> = before
+            .iter()
+            .map(|r| format!("('{}', '{}', {}, {}, {})", r.0, r.1, r.2, r.3, r.4))
+            .collect();
+        let sql = format!(
+            "SELECT column1 AS feature, column2 AS value, column3 AS relevant, column4 AS other,
+                    column5 AS weight FROM (VALUES {})",
+            before.join(", ")
+        );
+        if before.is_empty() {
+            engine
+                .register_empty("model_before", MODEL.clone())
+                .unwrap();
+        } else {
+            let df = engine.query(&sql, &Params::new()).await.unwrap();
+            engine.register_view("model_before", df).unwrap();
+        }
+        let df = engine
+            .query_file("steps/learn_model.sql", &params(""))
+            .await
+            .unwrap();
+        model_rows(&engine.collect(df).await.unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_rounds_model_is_the_last_ones_counts_plus_the_newly_labelled_links() {
+        let engine = Engine::new(None);
+        let first = learn_on(&engine, ROUND_1, Vec::new()).await;
+        assert_eq!(
+            row(&first, "prior", "all").map(|r| (r.2, r.3)),
+            Some((1, 1))
+        );
+        let incremental = learn_on(&engine, ROUND_2, first).await;
+        // A full recount: every link labelled by round 2, each once.
+        let all = format!(
+            "SELECT * FROM ({ROUND_1}) WHERE dst_relevant IS NOT NULL
+             UNION ALL SELECT * FROM ({ROUND_2}) WHERE dst_relevant IS NOT NULL"
+        );
+        let full = learn_on(&engine, &all, Vec::new()).await;
+        assert_eq!(row(&full, "prior", "all").map(|r| (r.2, r.3)), Some((3, 3)));
+        assert_eq!(incremental.len(), full.len());
+        for (a, b) in incremental.iter().zip(&full) {
+            assert_eq!((&a.0, &a.1, a.2, a.3), (&b.0, &b.1, b.2, b.3));
+            assert!(close(a.4, b.4), "{a:?} {b:?}");
+        }
     }
 }

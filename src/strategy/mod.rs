@@ -161,7 +161,7 @@ pub const STRATEGIES: &[Strategy] = &[
         simulation_only: false,
         learns: true,
         tables: &[],
-        about: "beyond the papers: follow the links a model learned from this crawl's own fetches scores likely to lead to target pages (--min-probability, --explore)",
+        about: "beyond the papers: a frontier ranked by a model learned from this crawl's own fetches, re-scored each round, with a share spent exploring (--explore-share) and a stop by measured yield (--min-yield)",
     },
     Strategy {
         name: "perfect",
@@ -228,9 +228,6 @@ impl LinkSelection {
                 p.relevant_class.clone().unwrap_or_default(),
             )
             .set("transcribe", self.strategy.name != MONOLINGUAL_ONTOLOGY)
-            .set("min_probability", p.min_probability)
-            .set("warmup", i64::from(p.warmup))
-            .set("explore", i64::from(p.explore))
             .set("leave_out", p.leave_out.join(","))
             .set("allow_private", self.limits.allow_private)
             .set("max_depth", i64::from(self.limits.max_depth))

@@ -15,6 +15,7 @@
 //! too large for memory), `write` and `read` its Parquet form.
 
 mod graph;
+pub mod import;
 mod read;
 mod topology;
 mod walk;

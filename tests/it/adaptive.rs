@@ -103,13 +103,22 @@ fn what_adaptive_learned_and_why_a_link_scored_so_is_a_query() {
     let tmp = tempfile::tempdir().unwrap();
     let web = thai_web(&tmp.path().join("web"));
     let crawl = crawl(&web, "adaptive");
-    // One model and one score per link each round.
+    // One model each round, and a score for each link of the round to a
+    // URL it queued (a link: a page and a destination, whatever texts it is
+    // linked with).
     let rounds = crawl.number("SELECT count(DISTINCT round) FROM model");
     assert_eq!(rounds, i64::from(ROUNDS));
-    // (a link: a page and a destination, whatever texts it is linked with)
-    let links =
-        crawl.number("SELECT count(*) FROM (SELECT DISTINCT round, src_url, dst_url FROM links)");
-    assert_eq!(crawl.number("SELECT count(*) FROM scores"), links);
+    let queued_links = crawl.number(
+        "SELECT count(*) FROM (SELECT DISTINCT round, src_url, dst_url FROM links) l \
+         JOIN crawldb c ON c.url = l.dst_url \
+         WHERE c.status = 'unfetched' OR c.fetched_round > l.round",
+    );
+    let scored = crawl.number(
+        "SELECT count(*) FROM scores s JOIN crawldb c ON c.url = s.url \
+         WHERE c.status = 'unfetched' OR c.fetched_round > s.round",
+    );
+    assert_eq!(scored, queued_links);
+    assert!(queued_links > 1000, "{queued_links}");
 
     // Each round's model learned from every link so far whose destination
     // was fetched by then: counted here from links and crawldb alone.
@@ -150,29 +159,20 @@ fn what_adaptive_learned_and_why_a_link_scored_so_is_a_query() {
     ));
     assert_eq!(wrong_sums, 0);
 
-    // A followed link's probability cleared the round's threshold; one
-    // below it was followed only to explore or to settle a server.
-    let reasons = crawl.rows(
-        "SELECT d.reason, min(s.probability >= t.weight), max(s.probability >= t.weight) \
-         FROM decisions d \
-         JOIN scores s ON s.round = d.round AND s.src_url = d.src_url AND s.url = d.url \
-         JOIN model t ON t.round = d.round AND t.feature = 'threshold' \
-         WHERE d.reason IN ('likely-target', 'explore', 'undecided-server', 'unlikely-target') \
-         GROUP BY d.reason ORDER BY d.reason",
+    // A frontier, not a filter: every link to a new URL was followed (the
+    // crawl's limits apart), at its likeliest link's probability.
+    let rejected = crawl.number(
+        "SELECT count(*) FROM decisions WHERE NOT accepted AND reason IN ('ranked', 'redirect')",
     );
-    for row in &reasons {
-        let above = row[0] == "likely-target";
-        assert_eq!(row[1], above.to_string(), "{row:?}");
-        assert_eq!(row[2], above.to_string(), "{row:?}");
-    }
-    assert!(
-        reasons.iter().any(|r| r[0] == "likely-target"),
-        "{reasons:?}"
+    assert_eq!(rejected, 0);
+    assert!(crawl.number("SELECT count(*) FROM decisions WHERE reason = 'ranked'") > 1000);
+    let off = crawl.number(
+        "SELECT count(*) FROM decisions d \
+         JOIN (SELECT round, url, max(probability) AS p FROM scores GROUP BY round, url) s \
+           ON s.round = d.round AND s.url = d.url \
+         WHERE d.reason = 'ranked' AND abs(d.priority - s.p) > 1e-9",
     );
-    assert!(
-        reasons.iter().any(|r| r[0] == "unlikely-target"),
-        "{reasons:?}"
-    );
+    assert_eq!(off, 0);
 
     // Target pages teach it: a link whose anchor is in Thai weighs more
     // than one whose anchor is in English, in the last round's model.
@@ -298,15 +298,22 @@ fn refilter_replays_adaptive_over_a_bfs_crawl_and_leaves_it_unchanged() {
     );
     assert_eq!(adaptive[1], bfs[1], "the same links: {sets:?}");
     let accepted = |row: &Vec<String>| row[2].parse::<i64>().unwrap();
-    assert!(accepted(adaptive) < accepted(bfs), "{sets:?}");
+    // adaptive ranks where bfs only queues: every link it follows has
+    // its own learned priority, and it learned across rounds
+    assert!(accepted(adaptive) >= accepted(bfs) * 9 / 10, "{sets:?}");
+    let priorities = crawl.number(
+        "SELECT count(DISTINCT round(priority, 6)) FROM decision_sets \
+         WHERE decision_set = 'adaptive' AND accepted",
+    );
+    assert!(priorities > 20, "{priorities}");
     let after = crawl.rows("SELECT round, count(*) FROM decisions GROUP BY round ORDER BY round");
     assert_eq!(before, after);
-    // No model or scores written into the crawl, and no scratch left.
+    // No model, scores or frontier written into the crawl, and no scratch left.
     assert_eq!(crawl.number("SELECT count(*) FROM model"), 0);
     for entry in walk(&crawl.dir()) {
         let name = entry.file_name().unwrap().to_string_lossy().to_string();
         assert!(
-            !name.contains("link_features") && !name.contains(".tmp-"),
+            !name.contains("open_links") && !name.contains(".tmp-"),
             "{entry:?}"
         );
     }

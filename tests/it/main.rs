@@ -5,6 +5,7 @@ mod adaptive;
 mod errors;
 mod export;
 mod focused;
+mod frontier;
 mod golden;
 mod hostile;
 mod hostile_server;

@@ -73,6 +73,19 @@ pub(in crate::cli) async fn print_tables(ctx: &Context, sim: &crate::sim::SimDir
     Ok(())
 }
 
+pub(in crate::cli) fn import_graph(ctx: &Context, from: &Path, out: &Path) -> Result<()> {
+    let imported = crate::webgraph::import::run(from, out)?;
+    ctx.say(format!(
+        "graph import: {} pages, {} links, {} seeds, target {} -> {}",
+        imported.pages,
+        imported.links,
+        imported.seeds,
+        imported.target_lang,
+        out.display()
+    ));
+    Ok(())
+}
+
 pub(in crate::cli) async fn export_graph(ctx: &Context, out: &Path) -> Result<()> {
     let crawl = CrawlDir::open_read_only(&ctx.root)?;
     let exported = crate::sim::export::run(&ctx.engine, &crawl, out).await?;

@@ -1,0 +1,213 @@
+//! When a crawl stops by itself: after `--max-pages` fetch requests, or
+//! when what it fetches stops paying. The yield is measured, not
+//! predicted: the target pages among the fetch requests of the last two
+//! merged rounds (`sql/reports/round_yield.sql`), apart for the URLs
+//! generate picked by rank and those it picked to explore. The crawl stops
+//! when both fall below `--min-yield` (a round without explored URLs counts
+//! the ranked ones only). The stop and its reason are kept in crawl.json.
+
+use crate::engine::{Engine, Params};
+use crate::error::Result;
+use datafusion::arrow::array::{Int32Array, Int64Array, StringArray};
+
+use crate::store::rows::column;
+use crate::store::{CrawlConfig, CrawlDir, StrategyParams};
+
+/// Merged rounds the yield is pooled over.
+const YIELD_ROUNDS: u32 = 2;
+
+/// One round's fetch requests picked one way (`rank` or `explore`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundYield {
+    pub round: u32,
+    pub pick: String,
+    pub requests: u64,
+    pub targets: u64,
+}
+
+/// The fetch requests of every round generated so far.
+pub async fn requests(engine: &Engine, crawl: &CrawlDir) -> Result<u64> {
+    crate::catalog::fetchlists(engine, crawl).await?;
+    Ok(engine.count_rows("fetchlists", None).await? as u64)
+}
+
+/// Requests and targets pooled over some rounds.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Pooled {
+    pub requests: u64,
+    pub targets: u64,
+}
+
+impl Pooled {
+    pub fn share(self) -> Option<f64> {
+        (self.requests > 0).then(|| self.targets as f64 / self.requests as f64)
+    }
+}
+
+/// Every merged round's requests and target pages by pick.
+pub async fn yields(engine: &Engine, crawl: &CrawlDir) -> Result<Vec<RoundYield>> {
+    crate::catalog::crawldb(engine, crawl).await?;
+    crate::catalog::fetchlists(engine, crawl).await?;
+    let params = Params::new().set("merged", crawl.merged_round()?.0 as i32);
+    let df = engine
+        .query_file("reports/round_yield.sql", &params)
+        .await?;
+    let batches = engine.collect(df).await?;
+    let mut rows = Vec::new();
+    for batch in &batches {
+        let rounds = column::<Int32Array>(batch, "round")?;
+        let picks = column::<StringArray>(batch, "pick")?;
+        let requests = column::<Int64Array>(batch, "requests")?;
+        let targets = column::<Int64Array>(batch, "targets")?;
+        for i in 0..batch.num_rows() {
+            rows.push(RoundYield {
+                round: rounds.value(i) as u32,
+                pick: picks.value(i).to_string(),
+                requests: requests.value(i) as u64,
+                targets: targets.value(i) as u64,
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// The requests and targets of `pick` over rounds `from..=to`.
+pub fn pooled(yields: &[RoundYield], pick: &str, from: u32, to: u32) -> Pooled {
+    yields
+        .iter()
+        .filter(|y| y.pick == pick && (from..=to).contains(&y.round))
+        .fold(Pooled::default(), |p, y| Pooled {
+            requests: p.requests + y.requests,
+            targets: p.targets + y.targets,
+        })
+}
+
+/// Why the crawl should stop now under `params`, if it should.
+pub fn reason(yields: &[RoundYield], params: &StrategyParams) -> Option<String> {
+    let requests: u64 = yields.iter().map(|y| y.requests).sum();
+    if let Some(max) = params.max_pages.filter(|&max| requests >= max) {
+        return Some(format!(
+            "max-pages: {requests} fetch requests (--max-pages {max})"
+        ));
+    }
+    let min = params.min_yield?;
+    let last = yields.iter().map(|y| y.round).max()?;
+    let first = last.saturating_sub(YIELD_ROUNDS - 1).max(1);
+    if last < YIELD_ROUNDS {
+        return None;
+    }
+    let ranked = pooled(yields, "rank", first, last).share();
+    let explored = pooled(yields, "explore", first, last).share();
+    let below = |share: Option<f64>| share.is_none_or(|s| s < min);
+    if ranked.is_none() && explored.is_none() || !below(ranked) || !below(explored) {
+        return None;
+    }
+    let show = |share: Option<f64>| share.map_or("-".to_string(), |s| format!("{s:.3}"));
+    Some(format!(
+        "min-yield: target share of rounds {first}-{last}'s fetches {} ranked, {} explored, below {min}",
+        show(ranked),
+        show(explored)
+    ))
+}
+
+/// The yield line of round `round`: its ranked and explored requests and
+/// the target share of each.
+pub fn round_line(yields: &[RoundYield], round: u32) -> String {
+    let part = |pick: &str| {
+        let p = pooled(yields, pick, round, round);
+        match p.share() {
+            Some(share) => format!("{pick} {share:.3} of {}", p.requests),
+            None => format!("{pick} -"),
+        }
+    };
+    format!(
+        "yield round {round:05}: target share {}, {}",
+        part("rank"),
+        part("explore")
+    )
+}
+
+/// After a merged round: logs its yield and, if the crawl should stop,
+/// records the stop in crawl.json (clearing a stop that no longer holds).
+/// Returns the reason to stop, if any.
+pub async fn after_round(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    log: &mut dyn FnMut(String),
+) -> Result<Option<String>> {
+    let mut config = CrawlConfig::load(crawl)?;
+    let yields = yields(engine, crawl).await?;
+    let merged = crawl.merged_round()?.0;
+    if merged > 0 {
+        log(round_line(&yields, merged));
+    }
+    let why = reason(&yields, &config.params);
+    let stopped = why.as_ref().map(|reason| crate::store::Stopped {
+        round: merged,
+        reason: reason.clone(),
+    });
+    if config.stopped != stopped {
+        config.stopped = stopped;
+        config.save(crawl)?;
+    }
+    Ok(why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn y(round: u32, pick: &str, requests: u64, targets: u64) -> RoundYield {
+        RoundYield {
+            round,
+            pick: pick.into(),
+            requests,
+            targets,
+        }
+    }
+
+    fn params(min_yield: Option<f64>, max_pages: Option<u64>) -> StrategyParams {
+        StrategyParams {
+            min_yield,
+            max_pages,
+            ..StrategyParams::default()
+        }
+    }
+
+    #[test]
+    fn stops_when_ranked_and_explored_yield_both_fall_below_the_minimum() {
+        let low = [
+            y(1, "rank", 90, 50),
+            y(1, "explore", 10, 5),
+            y(2, "rank", 90, 4),
+            y(2, "explore", 10, 0),
+            y(3, "rank", 90, 3),
+            y(3, "explore", 10, 1),
+        ];
+        // rounds 2-3: ranked 7/180 = 0.039, explored 1/20 = 0.05
+        assert_eq!(reason(&low, &params(Some(0.05), None)), None);
+        let why = reason(&low, &params(Some(0.06), None)).unwrap();
+        assert!(why.contains("rounds 2-3") && why.contains("0.039"), "{why}");
+        // exploration still pays: go on
+        let mut paying = low.to_vec();
+        paying[5] = y(3, "explore", 10, 4);
+        assert_eq!(reason(&paying, &params(Some(0.06), None)), None);
+        // no --min-yield, no stop
+        assert_eq!(reason(&low, &params(None, None)), None);
+    }
+
+    #[test]
+    fn a_single_round_is_not_enough_to_judge_the_yield() {
+        let first = [y(1, "rank", 100, 0)];
+        assert_eq!(reason(&first, &params(Some(0.5), None)), None);
+    }
+
+    #[test]
+    fn stops_after_max_pages_requests() {
+        let rows = [y(1, "rank", 60, 1), y(2, "rank", 40, 40)];
+        assert!(reason(&rows, &params(None, Some(100)))
+            .unwrap()
+            .starts_with("max-pages"));
+        assert_eq!(reason(&rows, &params(None, Some(101))), None);
+    }
+}
