@@ -22,6 +22,9 @@ pub const RECOMMENDED: &str = "adaptive";
 const JAPANESE_SEEDS: usize = 8;
 const OTHER_SEEDS: usize = 2;
 
+/// URLs fetched per round of the demo crawls.
+const DEMO_ROUND: u64 = 200;
+
 pub async fn run(engine: &Engine, root: &Path, rounds: u32, quiet: bool) -> Result<()> {
     prepare_dir(root)?;
     let websim = spawn_background(Web::generate(WebSpec::default()), 0)?;
@@ -44,7 +47,12 @@ pub async fn run(engine: &Engine, root: &Path, rounds: u32, quiet: bool) -> Resu
         Ok(CrawlOptions {
             seeds: Some(seeds_file.clone()),
             rounds,
-            generate: GenerateOptions::default(),
+            // a budget per round, as a real crawl has: what a strategy
+            // ranks first is what it fetches
+            generate: GenerateOptions {
+                top_n: DEMO_ROUND,
+                ..GenerateOptions::default()
+            },
             fetch: FetchOptions {
                 client: ClientOptions {
                     proxy: Some(websim.proxy_url()),
