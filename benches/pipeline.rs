@@ -77,6 +77,8 @@ async fn simulate(engine: &Engine, dir: &std::path::Path) -> anyhow::Result<()> 
         target: langcrawl::websim::corpus::lang_index("tha").expect("Thai corpus"),
         pages,
         seed: 1,
+        shape: langcrawl::websim::calibrated::Shape::TAMURA,
+        shape_seed: None,
     };
     let started = Instant::now();
     let info = langcrawl::websim::web_stats::generate_into(engine, spec, &target, &web_dir).await?;

@@ -32,6 +32,8 @@ def show(x):
 
 
 def main(results):
+    # coverage is of the target pages the replay's oracle reaches from the
+    # seeds; the aims compare with bfs's final coverage, whatever its scale
     header = ["web", "bfs cov", "adaptive cov", "ad p90", "ad p99", "best paper",
               "bp p90", "bp p99", "perfect p90", "aims"]
     rows, failed = [], []
@@ -52,7 +54,7 @@ def main(results):
             aims.append("p90>paper")
         if ad90 is None or (perfect90 is not None and ad90 > 1.2 * perfect90):
             aims.append("p90>1.2x perfect")
-        if aims[:2]:
+        if "coverage" in aims or "p90>paper" in aims:
             failed.append(web)
         rows.append([web, f"{ref:.3f}", f"{ad[-1][1]:.3f}", show(ad90), show(ad99), bp,
                      show(bp90), show(bp99), show(perfect90), ", ".join(aims) or "ok"])

@@ -35,6 +35,9 @@ pub struct GenerateWebArgs {
     /// Seed of the generator: the same seed gives the same web
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Draw the calibrated web's shape from the family's ranges with this seed (target share 2-20%, target pages off the ccTLDs 10-90%, link locality, target anchors, multilingual and English-fronted sites, tunnels of 1-10 pages) [default: Tamura's shares]
+    #[arg(long, value_name = "N")]
+    pub shape_seed: Option<u64>,
     /// The web directory to write (must not exist, or be empty)
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: PathBuf,

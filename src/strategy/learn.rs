@@ -102,8 +102,7 @@ async fn register_before(
     let earlier = crawl
         .rounds()?
         .into_iter()
-        .filter(|&r| r < round && crawl.has(r, Phase::Model) && crawl.has(r, Phase::Frontier))
-        .next_back();
+        .rfind(|&r| r < round && crawl.has(r, Phase::Model) && crawl.has(r, Phase::Frontier));
     let Some(earlier) = earlier else {
         engine.register_empty("model_before", MODEL.clone())?;
         return engine.register_empty("frontier_before", FRONTIER.clone());

@@ -7,25 +7,28 @@ use std::path::Path;
 
 use datafusion::arrow::array::Float64Array;
 
-use super::calibrated::{self, aims, CalibratedSpec};
+use super::calibrated::{self, aims, CalibratedSpec, Shape};
 use crate::engine::{Engine, Params};
 use crate::error::Result;
 use crate::lang::TargetLang;
 use crate::store::rows::{column, utf8_column};
 use crate::webgraph::{Statistic, Topology, WebDir, WebInfo, UNREACHABLE};
 
-/// The aims of `sql/reports/web_stats.sql`'s rows, in its order.
-const SHARE_AIMS: [f64; 9] = [
-    aims::TARGET_PAGES,
-    aims::OFF_CCTLD,
-    aims::TARGET_SERVERS,
-    aims::FROM_TARGET,
-    aims::FROM_TARGET_INTER,
-    aims::FROM_OTHER_ON_TARGET_SERVER,
-    aims::FROM_OTHER_ON_TARGET_SERVER_INTER,
-    aims::FROM_OTHER_ELSEWHERE,
-    aims::FROM_OTHER_ELSEWHERE_INTER,
-];
+/// The aims of `sql/reports/web_stats.sql`'s rows, in its order, for a web
+/// of `shape`.
+fn share_aims(shape: &Shape) -> [f64; 9] {
+    [
+        shape.target_pages,
+        shape.off_cctld,
+        aims::TARGET_SERVERS,
+        shape.from_target,
+        aims::FROM_TARGET_INTER,
+        aims::FROM_OTHER_ON_TARGET_SERVER,
+        aims::FROM_OTHER_ON_TARGET_SERVER_INTER,
+        aims::FROM_OTHER_ELSEWHERE,
+        aims::FROM_OTHER_ELSEWHERE_INTER,
+    ]
+}
 
 /// The farthest pair of nearest target pages Tamura found (§3.3).
 const MAX_NEAREST_DISTANCE: f64 = 10.0;
@@ -44,20 +47,29 @@ pub async fn generate_into(
         target_lang: target.code().to_string(),
         target_class: None,
         seeds: generated.seeds,
-        made_by: format!(
-            "langcrawl websim generate --lang {} --pages {} --seed {}",
-            target.code(),
-            spec.pages,
-            spec.seed
-        ),
+        made_by: made_by(&spec, target),
         pages: generated.pages,
         links: generated.links,
         stats: Vec::new(),
     };
     web.save_info(&info)?;
-    info.stats = measure(engine, &web, &generated.topology, target).await?;
+    info.stats = measure(engine, &web, &generated.topology, target, &spec.shape).await?;
     web.save_info(&info)?;
     Ok(info)
+}
+
+/// The command that makes the web `spec` (and its shape, if drawn).
+fn made_by(spec: &CalibratedSpec, target: &TargetLang) -> String {
+    let command = format!(
+        "langcrawl websim generate --lang {} --pages {} --seed {}",
+        target.code(),
+        spec.pages,
+        spec.seed
+    );
+    match spec.shape_seed {
+        Some(seed) => format!("{command} --shape-seed {seed} ({})", spec.shape.describe()),
+        None => command,
+    }
 }
 
 /// The statistics of a web: the shares of `sql/reports/web_stats.sql` beside the
@@ -67,7 +79,9 @@ pub async fn measure(
     web: &WebDir,
     topology: &Topology,
     target: &TargetLang,
+    shape: &Shape,
 ) -> Result<Vec<Statistic>> {
+    let aims = share_aims(shape);
     engine.register_segment("web_pages", &web.pages()).await?;
     engine.register_segment("web_links", &web.links()).await?;
     crate::strategy::register_target_tlds(engine, &target.default_tlds())?;
@@ -80,7 +94,7 @@ pub async fn measure(
         for row in 0..batch.num_rows() {
             stats.push(Statistic {
                 name: name.value(row).to_string(),
-                target: SHARE_AIMS.get(stats.len()).copied(),
+                target: aims.get(stats.len()).copied(),
                 achieved: achieved.value(row),
                 unit: "%".into(),
             });

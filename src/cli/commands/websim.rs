@@ -7,6 +7,7 @@ use super::super::websim_args::{GenerateWebArgs, WebKind, WebsimArgs};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::lang::TargetLang;
+use crate::websim::calibrated::Shape;
 
 /// The largest calibrated web: its ~13 links a page stay under the 2^32
 /// links a topology counts.
@@ -46,6 +47,8 @@ pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateWebArgs) -> R
         target: index,
         pages: args.pages,
         seed: args.seed,
+        shape: args.shape_seed.map_or(Shape::TAMURA, Shape::drawn),
+        shape_seed: args.shape_seed,
     };
     let started = std::time::Instant::now();
     let info =
@@ -70,6 +73,11 @@ fn generate_university(args: &GenerateWebArgs) -> Result<()> {
             "--pages {}: at least 100 and at most {MAX_UNIVERSITY_PAGES} for a university web",
             args.pages
         )));
+    }
+    if args.shape_seed.is_some() {
+        return Err(Error::Usage(
+            "--shape-seed: only a calibrated web has a shape to draw".into(),
+        ));
     }
     if let Some(lang) = &args.lang {
         return Err(Error::Usage(format!(

@@ -54,7 +54,12 @@ impl Generator {
         };
         for _ in 6..18 + rng.below(2) {
             let inter = rng.chance(inter_chance);
-            let chance = target_link_chance(from_target, on_target_server, inter);
+            let chance = target_link_chance(
+                self.spec.shape.from_target,
+                from_target,
+                on_target_server,
+                inter,
+            );
             let want_target = rng.chance(chance);
             let dst = if inter && from_target && !want_target && rng.chance(FRONT_LINKS) {
                 self.fronts
@@ -170,7 +175,7 @@ impl Generator {
                 dst_lang.unwrap_or(src_lang)
             }
         } else if dst_lang == Some(target) {
-            if rng.chance(0.5) {
+            if rng.chance(self.spec.shape.anchor_to_target) {
                 target
             } else {
                 src_lang
@@ -186,11 +191,17 @@ impl Generator {
 
 /// The chance that a link leads to a target page, chosen so that the totals
 /// of Table 4 come out: the intra-server share is what the inter-server
-/// share leaves of the row's total.
-fn target_link_chance(from_target: bool, on_target_server: bool, inter: bool) -> f64 {
+/// share leaves of the row's total. `locality` is the row total of links
+/// from target pages ([`aims::FROM_TARGET`] in Tamura's shape).
+fn target_link_chance(
+    locality: f64,
+    from_target: bool,
+    on_target_server: bool,
+    inter: bool,
+) -> f64 {
     let (total, inter_share, inter_rate) = if from_target {
         (
-            aims::FROM_TARGET,
+            locality,
             aims::INTER_ON_TARGET_SERVER,
             aims::FROM_TARGET_INTER,
         )
@@ -283,8 +294,9 @@ mod tests {
     fn the_table_4_rows_add_up() {
         let total = |from_target, on_target_server| {
             let inter = aims::INTER_ON_TARGET_SERVER;
-            inter * target_link_chance(from_target, on_target_server, true)
-                + (1.0 - inter) * target_link_chance(from_target, on_target_server, false)
+            let locality = aims::FROM_TARGET;
+            inter * target_link_chance(locality, from_target, on_target_server, true)
+                + (1.0 - inter) * target_link_chance(locality, from_target, on_target_server, false)
         };
         assert!((total(true, true) - aims::FROM_TARGET).abs() < 1e-9);
         let drawn = aims::FROM_OTHER_ON_TARGET_SERVER - CHAIN_END_TARGET_LINKS;

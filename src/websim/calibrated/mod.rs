@@ -21,6 +21,9 @@
 mod links;
 mod output;
 mod servers;
+mod shape;
+
+pub use shape::Shape;
 
 use super::rng::Rng;
 use crate::error::Result;
@@ -54,12 +57,16 @@ pub mod aims {
 const HIDDEN_SECTION: u32 = 12;
 
 /// The size, target and seed of a calibrated web.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CalibratedSpec {
     /// Index of the target language in `corpus::LANGS`.
     pub target: usize,
     pub pages: usize,
     pub seed: u64,
+    /// Tamura's shares ([`Shape::TAMURA`]) or a shape of the family ...
+    pub shape: Shape,
+    /// ... drawn with this seed ([`Shape::drawn`]).
+    pub shape_seed: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,6 +227,8 @@ mod tests {
             target: corpus::lang_index(lang).unwrap(),
             pages,
             seed: 3,
+            shape: Shape::TAMURA,
+            shape_seed: None,
         };
         let web = WebDir::create(dir.join(name)).unwrap();
         let generated = generate_into(spec, &web).unwrap();

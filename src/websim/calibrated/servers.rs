@@ -10,13 +10,10 @@ use crate::websim::rng::Rng;
 
 /// Pages per server on average, over all servers.
 const MEAN_SERVER_PAGES: usize = 25;
-/// Longest chain of English pages in front of a target section (Tamura
-/// found target pages up to 10 hops from the nearest other one).
-const MAX_CHAIN: u32 = 8;
 
 impl Generator {
     /// Chooses each server's kind and size so that target pages come to
-    /// about [`aims::TARGET_PAGES`] of all.
+    /// about the shape's share of all ([`aims::TARGET_PAGES`] by default).
     pub(super) fn plan_servers(&mut self) {
         let total = self.spec.pages.max(40);
         let count = (total / MEAN_SERVER_PAGES).max(10);
@@ -46,7 +43,7 @@ impl Generator {
                 _ => target_weight += r * target_fraction(kind),
             }
         }
-        let wanted = (aims::TARGET_PAGES * total as f64 - fixed_target).max(0.0);
+        let wanted = (self.spec.shape.target_pages * total as f64 - fixed_target).max(0.0);
         let target_scale = wanted / target_weight.max(1e-9);
         let target_pages: f64 = kinds
             .iter()
@@ -81,14 +78,17 @@ impl Generator {
     }
 
     fn target_kind(&mut self) -> Kind {
+        let [target, with_english, fronted] = self.spec.shape.kind_cuts();
         match self.rng.below(100) {
-            0..=49 => Kind::Target,
-            50..=69 => Kind::TargetWithEnglish,
-            70..=89 => {
-                // Chains of 0 to 8 English pages past the home page, each
-                // length 0.7 times as likely as the one before.
+            x if x < target => Kind::Target,
+            x if x < with_english => Kind::TargetWithEnglish,
+            x if x < fronted => {
+                // Chains of 0 to max_chain English pages past the home
+                // page (Tamura found target pages up to 10 hops from the
+                // nearest other one), each length 0.7 times as likely as
+                // the one before.
                 let mut chain = 0;
-                while chain < MAX_CHAIN && self.rng.chance(0.7) {
+                while chain < self.spec.shape.max_chain && self.rng.chance(0.7) {
                     chain += 1;
                 }
                 Kind::EnglishFronted(chain)
@@ -122,7 +122,7 @@ impl Generator {
                 if pages == 0.0 {
                     return false;
                 }
-                let on = under < (1.0 - aims::OFF_CCTLD) * (seen + pages);
+                let on = under < (1.0 - self.spec.shape.off_cctld) * (seen + pages);
                 seen += pages;
                 if on {
                     under += pages;
