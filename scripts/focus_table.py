@@ -45,7 +45,7 @@ def main(results):
         ad90, ad99 = pages_to(ad, 0.9 * ref), pages_to(ad, 0.99 * ref)
         papers = [(pages_to(c[p], 0.9 * ref), pages_to(c[p], 0.99 * ref), p) for p in PAPERS if p in c]
         reached = [x for x in papers if x[0] is not None]
-        bp90, bp99, bp = min(reached) if reached else (None, None, "-")
+        bp90, bp99, bp = min(reached, key=lambda x: x[0]) if reached else (None, None, "-")
         perfect90 = pages_to(c["perfect"], 0.9 * ref) if "perfect" in c else None
         aims = []
         if ad[-1][1] < 0.99 * ref:

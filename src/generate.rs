@@ -79,6 +79,7 @@ pub async fn run(
         .set("cap_by", cap_by)
         .set("tolerance", tolerance as i64)
         .set("explore_share", explore_share(&config))
+        .set("slow_start", learns(&config))
         .set("top_n", top_n as i64)
         .set("max_per_host", options.max_per_host as i64)
         .set("max_retries", i64::from(max_retries))
@@ -130,12 +131,19 @@ async fn within_max_pages(
     }
 }
 
+/// Whether the crawl's strategy learns (its rounds then explore and grow
+/// with what it has fetched).
+fn learns(config: &CrawlConfig) -> bool {
+    crate::strategy::find(&config.strategy).is_ok_and(|s| s.learns)
+}
+
 /// The share of the fetch list spent exploring: the crawl's
 /// `--explore-share` for a strategy that learns, else none.
 fn explore_share(config: &CrawlConfig) -> f64 {
-    match crate::strategy::find(&config.strategy) {
-        Ok(strategy) if strategy.learns => config.params.explore_share,
-        _ => 0.0,
+    if learns(config) {
+        config.params.explore_share
+    } else {
+        0.0
     }
 }
 

@@ -13,7 +13,10 @@
 --          queued URL's priority counting as two pages' worth of prior,
 --          plus an upper-confidence bonus sqrt(ln(N + 2) / (Na + 1)) (N the
 --          pages fetched, Na the server's); one URL per server before a
---          second, the rest of the list by priority
+--          second, the rest of the list by priority;
+--          $slow_start (a learning strategy): a round holds at most as many
+--          URLs as pages fetched so far (at least 10), so the crawl does not
+--          spend its budget faster than it learns
 -- output:  url, host, depth, priority, pick ('rank' or 'explore') —
 --          highest priority first, then shallowest; explored URLs last
 WITH deferred_hosts AS (
@@ -51,16 +54,23 @@ ranked AS (
     WHERE host_rank <= $max_per_host
       AND ($cap_by = 'none' OR nr > 0 OR CASE WHEN $cap_by = 'dir' THEN dir_rank ELSE host_rank END <= $tolerance + 1 - na)
 ),
+fetched AS (
+    SELECT count(*) AS pages FROM crawldb WHERE status = 'fetched'
+),
+sized AS (
+    SELECT CASE WHEN $slow_start THEN least($top_n, greatest(10, pages)) ELSE $top_n END AS size,
+           pages AS fetched
+    FROM fetched
+),
 budget AS (
-    SELECT CAST(floor($top_n * $explore_share) AS BIGINT) AS explored,
-           (SELECT count(*) FROM crawldb WHERE status = 'fetched') AS fetched
+    SELECT size, fetched, CAST(floor(size * $explore_share) AS BIGINT) AS explored FROM sized
 ),
 unpicked AS (
     SELECT r.*,
            row_number() OVER (PARTITION BY host ORDER BY priority DESC, depth, url) AS left_rank,
            (nr + 2.0 * priority) / (na + 2.0) + sqrt(ln(b.fetched + 2.0) / (na + 1.0)) AS bound
     FROM ranked r CROSS JOIN budget b
-    WHERE r.rank > $top_n - b.explored
+    WHERE r.rank > b.size - b.explored
 ),
 explored AS (
     SELECT url, host, depth, priority,
@@ -71,7 +81,7 @@ SELECT url, host, depth, priority, pick
 FROM (
     SELECT r.url, r.host, r.depth, r.priority, 'rank' AS pick, r.rank AS place
     FROM ranked r CROSS JOIN budget b
-    WHERE r.rank <= $top_n - b.explored
+    WHERE r.rank <= b.size - b.explored
     UNION ALL
     SELECT e.url, e.host, e.depth, e.priority, 'explore' AS pick, $top_n + e.rank AS place
     FROM explored e CROSS JOIN budget b

@@ -27,7 +27,7 @@ WITH described AS (
     LEFT JOIN crawldb_after_round s ON s.url = l.src_url
     LEFT JOIN crawldb_after_round f ON f.url = s.found_from
 )
-SELECT CAST($round AS INT) AS round, src_url, url, src_host, dst_host, dir, src_priority,
+SELECT CAST($round AS INT) AS found_round, src_url, url, src_host, dst_host, dir, src_priority,
        src_relevant, kind,
        CASE WHEN hreflang IS NULL OR hreflang = 'x-default' THEN 'none'
             WHEN hreflang = $target_lang THEN 'target'

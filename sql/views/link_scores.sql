@@ -3,16 +3,17 @@
 -- (learn_model.sql), with the features as the crawl stands now: each
 -- feature's value and weight, the prior, the score (their sum: the
 -- log-odds that the destination is a target page) and the probability
--- 1 / (1 + exp(-score)). A value the model has not seen weighs 0. So every
+-- 1 / (1 + exp(-score)), each in the link's segment (new: into a server
+-- not visited yet; known). A value the model has not seen weighs 0. So every
 -- queued URL is re-scored each round (url_scores.sql); this round's links
 -- are written as the round's `scores` segment: why a link scored as it did
 -- is a query.
 -- inputs:  open_links, model
 -- params:  none
--- output:  round (found), src_url, url, src_host, dst_host, src_priority, the features,
+-- output:  found_round, src_url, url, src_host, dst_host, src_priority, the features,
 --          w_prior, w_<feature> for each, score, probability
 WITH weighed AS (
-    SELECT c.round, c.src_url, c.url, c.src_host, c.dst_host, c.src_priority,
+    SELECT c.found_round, c.src_url, c.url, c.src_host, c.dst_host, c.src_priority,
            kind, hreflang, url_lang, anchor, tld, hops, inlinks, src_server, dst_server, dst_dir,
            p.weight AS w_prior,
            coalesce(m_kind.weight, 0.0) AS w_kind,
@@ -25,18 +26,19 @@ WITH weighed AS (
            coalesce(m_src_server.weight, 0.0) AS w_src_server,
            coalesce(m_dst_server.weight, 0.0) AS w_dst_server,
            coalesce(m_dst_dir.weight, 0.0) AS w_dst_dir
-    FROM (SELECT * FROM open_links WHERE dst_relevant IS NULL) c
-    CROSS JOIN (SELECT weight FROM model WHERE feature = 'prior') p
-    LEFT JOIN model m_kind ON m_kind.feature = 'kind' AND m_kind.value = c.kind
-    LEFT JOIN model m_hreflang ON m_hreflang.feature = 'hreflang' AND m_hreflang.value = c.hreflang
-    LEFT JOIN model m_url_lang ON m_url_lang.feature = 'url_lang' AND m_url_lang.value = c.url_lang
-    LEFT JOIN model m_anchor ON m_anchor.feature = 'anchor' AND m_anchor.value = c.anchor
-    LEFT JOIN model m_tld ON m_tld.feature = 'tld' AND m_tld.value = c.tld
-    LEFT JOIN model m_hops ON m_hops.feature = 'hops' AND m_hops.value = c.hops
-    LEFT JOIN model m_inlinks ON m_inlinks.feature = 'inlinks' AND m_inlinks.value = c.inlinks
-    LEFT JOIN model m_src_server ON m_src_server.feature = 'src_server' AND m_src_server.value = c.src_server
-    LEFT JOIN model m_dst_server ON m_dst_server.feature = 'dst_server' AND m_dst_server.value = c.dst_server
-    LEFT JOIN model m_dst_dir ON m_dst_dir.feature = 'dst_dir' AND m_dst_dir.value = c.dst_dir
+    FROM (SELECT *, CASE WHEN dst_server = 'unvisited' THEN 'new' ELSE 'known' END AS segment
+          FROM open_links WHERE dst_relevant IS NULL) c
+    JOIN model p ON p.feature = 'prior' AND p.value = c.segment
+    LEFT JOIN model m_kind ON m_kind.feature = 'kind' AND m_kind.value = c.segment || ':' || c.kind
+    LEFT JOIN model m_hreflang ON m_hreflang.feature = 'hreflang' AND m_hreflang.value = c.segment || ':' || c.hreflang
+    LEFT JOIN model m_url_lang ON m_url_lang.feature = 'url_lang' AND m_url_lang.value = c.segment || ':' || c.url_lang
+    LEFT JOIN model m_anchor ON m_anchor.feature = 'anchor' AND m_anchor.value = c.segment || ':' || c.anchor
+    LEFT JOIN model m_tld ON m_tld.feature = 'tld' AND m_tld.value = c.segment || ':' || c.tld
+    LEFT JOIN model m_hops ON m_hops.feature = 'hops' AND m_hops.value = c.segment || ':' || c.hops
+    LEFT JOIN model m_inlinks ON m_inlinks.feature = 'inlinks' AND m_inlinks.value = c.segment || ':' || c.inlinks
+    LEFT JOIN model m_src_server ON m_src_server.feature = 'src_server' AND m_src_server.value = c.segment || ':' || c.src_server
+    LEFT JOIN model m_dst_server ON m_dst_server.feature = 'dst_server' AND m_dst_server.value = c.segment || ':' || c.dst_server
+    LEFT JOIN model m_dst_dir ON m_dst_dir.feature = 'dst_dir' AND m_dst_dir.value = c.segment || ':' || c.dst_dir
 ),
 scored AS (
     SELECT *, w_prior + w_kind + w_hreflang + w_url_lang + w_anchor + w_tld + w_hops + w_inlinks + w_src_server + w_dst_server + w_dst_dir AS score

@@ -40,9 +40,9 @@ described AS (
     LEFT JOIN servers ds ON ds.host = c.dst_host
     LEFT JOIN dirs dd ON dd.dir = c.dir
     WHERE d.status IN ('unfetched', 'error', 'fetched')
-       OR (d.url IS NULL AND c.round = $round)
+       OR (d.url IS NULL AND c.found_round = $round)
 )
-SELECT round, src_url, url, src_host, dst_host, dir, src_priority, src_relevant, dst_relevant,
+SELECT found_round, src_url, url, src_host, dst_host, dir, src_priority, src_relevant, dst_relevant,
        kind, hreflang, url_lang, anchor, tld, hops,
        CASE WHEN inlink_count >= 3 THEN '3+' ELSE CAST(inlink_count AS VARCHAR) END AS inlinks,
        src_state AS src_server,

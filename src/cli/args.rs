@@ -357,7 +357,7 @@ pub struct StrategyArgs {
     /// ontology: chain class rules up to this many steps for LARS, 1 to 4 (1 = the rules as given) [default: 2]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4))]
     pub rule_depth: Option<u32>,
-    /// adaptive: share of each round's fetch list spent exploring the servers the crawl knows least (a bandit over servers), 0 to 0.9 [default: 0.1]
+    /// adaptive: share of each round's fetch list spent exploring the servers the crawl knows least (a bandit over servers), 0 to 0.9 [default: 0.02, chosen on the family of webs of scripts/bench-focus]
     #[arg(long, value_name = "S")]
     pub explore_share: Option<f64>,
     /// Stop the crawl when the target share of the last two rounds' fetches falls below Y, for the best-ranked and for the explored fetches alike (0 to 1) [default: never]
@@ -424,7 +424,7 @@ pub struct SqlArgs {
 #[derive(Debug, Args)]
 pub struct DemoArgs {
     /// Rounds to crawl
-    #[arg(long, default_value_t = 3, value_parser = positive::<u32>)]
+    #[arg(long, default_value_t = 6, value_parser = positive::<u32>)]
     pub rounds: u32,
 }
 

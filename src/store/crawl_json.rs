@@ -117,7 +117,7 @@ impl Default for StrategyParams {
             stop_words: None,
             rule_depth: 2,
             class_rules: None,
-            explore_share: 0.1,
+            explore_share: 0.02,
             min_yield: None,
             max_pages: None,
             leave_out: Vec::new(),

@@ -234,7 +234,7 @@ pub const LINK_FEATURES: [&str; 10] = [
 /// the round it was found, its ends, and what later judgements need.
 fn open_link_ends() -> Vec<Field> {
     vec![
-        int32("round", false),
+        int32("found_round", false),
         utf8("src_url", false),
         utf8("url", false),
         utf8("src_host", false),

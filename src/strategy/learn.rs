@@ -159,7 +159,10 @@ async fn fit_and_score(engine: &Engine, params: &Params, keep: Option<Learned<'_
         return register_in_memory(engine, "frontier_carried", &FRONTIER, frontier);
     };
     let round_scores = engine
-        .query("SELECT * FROM link_scores WHERE round = $round", params)
+        .query(
+            "SELECT * FROM link_scores WHERE found_round = $round",
+            params,
+        )
         .await?;
     write_segment(engine, round_scores, keep.scores, &SCORES).await?;
     write_segment(engine, frontier, keep.frontier, &FRONTIER).await
@@ -218,7 +221,7 @@ mod tests {
     /// `rows` (of [`LINKS`]' columns) as open links.
     fn open_links(rows: &str) -> String {
         format!(
-            "SELECT round, src_url, url, src_host, dst_host, 'd' AS dir, src_priority,
+            "SELECT round AS found_round, src_url, url, src_host, dst_host, 'd' AS dir, src_priority,
                     true AS src_relevant, CAST(dst_relevant AS BOOLEAN) AS dst_relevant,
                     kind, 'none' AS hreflang, 'none' AS url_lang, anchor, tld, '0' AS hops,
                     '1' AS inlinks, 'relevant' AS src_server, 'relevant' AS dst_server,
@@ -227,8 +230,15 @@ mod tests {
         )
     }
 
-    async fn features() -> Engine {
+    /// An engine with the crawl's target ccTLDs (th).
+    fn engine() -> Engine {
         let engine = Engine::new(None);
+        crate::strategy::register_target_tlds(&engine, &["th".to_string()]).unwrap();
+        engine
+    }
+
+    async fn features() -> Engine {
+        let engine = engine();
         let df = engine
             .query(&open_links(LINKS), &Params::new())
             .await
@@ -240,8 +250,12 @@ mod tests {
         engine
     }
 
+    /// The formula's tests count the crawl's labels only (no rule prior).
     fn params(leave_out: &str) -> Params {
-        Params::new().set("leave_out", leave_out).set("round", 2i32)
+        Params::new()
+            .set("leave_out", leave_out)
+            .set("round", 2i32)
+            .set("rule_prior", 0.0)
     }
 
     type ModelRow = (String, String, i64, i64, f64);
@@ -284,8 +298,14 @@ mod tests {
         rows
     }
 
+    /// The row of `value` in the `known` segment (every test link leads
+    /// into a server already visited), or of the prior of that segment.
     fn row<'a>(model: &'a [ModelRow], feature: &str, value: &str) -> Option<&'a ModelRow> {
-        model.iter().find(|r| r.0 == feature && r.1 == value)
+        let keyed = match feature {
+            "prior" => "known".to_string(),
+            _ => format!("known:{value}"),
+        };
+        model.iter().find(|r| r.0 == feature && r.1 == keyed)
     }
 
     fn weight(model: &[ModelRow], feature: &str, value: &str) -> f64 {
@@ -305,10 +325,10 @@ mod tests {
         // R = 3 relevant, O = 2 other labelled links; the unlabelled
         // iframe link counts nowhere.
         assert_eq!(
-            row(&model, "prior", "all").map(|r| (r.2, r.3)),
+            row(&model, "prior", "known").map(|r| (r.2, r.3)),
             Some((3, 2))
         );
-        assert!(close(weight(&model, "prior", "all"), (4.0f64 / 3.0).ln()));
+        assert!(close(weight(&model, "prior", "known"), (4.0f64 / 3.0).ln()));
         assert!(row(&model, "kind", "iframe").is_none());
         // kind: a 3 relevant / 1 other, area 0 / 1; V = 2 values.
         assert_eq!(row(&model, "kind", "a").map(|r| (r.2, r.3)), Some((3, 1)));
@@ -371,7 +391,7 @@ mod tests {
         // counted still (the next round adds to them), but weightless
         let left_out: Vec<&ModelRow> = model
             .iter()
-            .filter(|r| r.0 == "tld" || r.0 == "anchor")
+            .filter(|r| (r.0 == "tld" || r.0 == "anchor") && r.1.starts_with("known:"))
             .collect();
         assert_eq!(left_out.len(), 5);
         assert!(left_out.iter().all(|r| r.4 == 0.0));
@@ -495,6 +515,15 @@ mod tests {
 
     /// The model learned from `open` on top of `before`'s counts.
     async fn learn_on(engine: &Engine, open: &str, before: Vec<ModelRow>) -> Vec<ModelRow> {
+        learn_with(engine, open, before, &params("")).await
+    }
+
+    async fn learn_with(
+        engine: &Engine,
+        open: &str,
+        before: Vec<ModelRow>,
+        params: &Params,
+    ) -> Vec<ModelRow> {
         let df = engine
             .query(&open_links(open), &Params::new())
             .await
@@ -518,7 +547,7 @@ mod tests {
             engine.register_view("model_before", df).unwrap();
         }
         let df = engine
-            .query_file("steps/learn_model.sql", &params(""))
+            .query_file("steps/learn_model.sql", params)
             .await
             .unwrap();
         model_rows(&engine.collect(df).await.unwrap())
@@ -526,10 +555,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_rounds_model_is_the_last_ones_counts_plus_the_newly_labelled_links() {
-        let engine = Engine::new(None);
+        let engine = engine();
         let first = learn_on(&engine, ROUND_1, Vec::new()).await;
         assert_eq!(
-            row(&first, "prior", "all").map(|r| (r.2, r.3)),
+            row(&first, "prior", "known").map(|r| (r.2, r.3)),
             Some((1, 1))
         );
         let incremental = learn_on(&engine, ROUND_2, first).await;
@@ -539,11 +568,37 @@ mod tests {
              UNION ALL SELECT * FROM ({ROUND_2}) WHERE dst_relevant IS NOT NULL"
         );
         let full = learn_on(&engine, &all, Vec::new()).await;
-        assert_eq!(row(&full, "prior", "all").map(|r| (r.2, r.3)), Some((3, 3)));
+        assert_eq!(
+            row(&full, "prior", "known").map(|r| (r.2, r.3)),
+            Some((3, 3))
+        );
         assert_eq!(incremental.len(), full.len());
         for (a, b) in incremental.iter().zip(&full) {
             assert_eq!((&a.0, &a.1, a.2, a.3), (&b.0, &b.1, b.2, b.3));
             assert!(close(a.4, b.4), "{a:?} {b:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_papers_rules_weigh_before_any_label_and_in_each_segment() {
+        let engine = engine();
+        let none = "SELECT * FROM (VALUES (1, 's', 'd', 'h', 'h', 'a', 0.0, NULL, 'none', 'com'))
+            AS t(round, src_url, url, src_host, dst_host, kind, src_priority, dst_relevant, anchor, tld)";
+        let params = params("").set("rule_prior", 5.0);
+        let model = learn_with(&engine, none, Vec::new(), &params).await;
+        // No label yet: a target anchor, the target ccTLD and a relevant
+        // source page each weigh ln((0 + 5 + 1) / 1) - ln(1 / 1), in both
+        // segments; their counts stay the crawl's own (none).
+        for segment in ["new", "known"] {
+            for (feature, value) in [("anchor", "target"), ("tld", "th"), ("hops", "0")] {
+                let keyed = format!("{segment}:{value}");
+                let r = model
+                    .iter()
+                    .find(|r| r.0 == feature && r.1 == keyed)
+                    .unwrap();
+                assert_eq!((r.2, r.3), (0, 0));
+                assert!(close(r.4, 6.0f64.ln()), "{r:?}");
+            }
         }
     }
 }
