@@ -335,6 +335,7 @@ fn write_fetchlist(dir: &Path, urls: &[String]) {
             Arc::new(StringArray::from_iter_values(&hosts)),
             Arc::new(Int32Array::from(vec![0; urls.len()])),
             Arc::new(Float64Array::from(vec![1.0; urls.len()])),
+            Arc::new(StringArray::from_iter_values(urls.iter().map(|_| "rank"))),
         ],
     )
     .unwrap();

@@ -182,7 +182,8 @@ impl Generator {
     }
 
     /// Front pages (in the target language) of the three largest target
-    /// servers, as Tamura seeded from three Thai servers.
+    /// servers, as Tamura seeded from three Thai servers (target pages of
+    /// other target servers where a shape has none).
     fn seeds(&self) -> Vec<String> {
         let mut servers: Vec<&Server> = self
             .servers
@@ -190,10 +191,21 @@ impl Generator {
             .filter(|s| matches!(s.kind, Kind::Target | Kind::TargetWithEnglish))
             .collect();
         servers.sort_by_key(|s| (std::cmp::Reverse(s.pages), s.first));
-        servers
+        let seeds: Vec<String> = servers
             .into_iter()
             .take(3)
             .map(|s| self.page_url(s.first).0)
+            .collect();
+        if !seeds.is_empty() {
+            return seeds;
+        }
+        // A shape whose every target server is multilingual or fronted:
+        // the first target page of up to three servers.
+        let mut seen = std::collections::HashSet::new();
+        (0..self.content.len() as u32)
+            .filter(|&p| self.is_target(p) && seen.insert(self.server_of[p as usize]))
+            .take(3)
+            .map(|p| self.page_url(p).0)
             .collect()
     }
 }
@@ -267,5 +279,30 @@ mod tests {
             dirs.iter().any(|d| d.matches('/').count() == 1),
             "home pages"
         );
+    }
+
+    #[test]
+    fn a_shape_without_plain_target_servers_still_has_seeds_among_target_pages() {
+        // shape 10 draws 2.5% target pages, every target server of this
+        // small web multilingual or behind an English front
+        let tmp = tempfile::tempdir().unwrap();
+        let spec = CalibratedSpec {
+            target: corpus::lang_index("jpn").unwrap(),
+            pages: 3_000,
+            seed: 3,
+            shape: Shape::drawn(10),
+            shape_seed: Some(10),
+        };
+        let web = WebDir::create(tmp.path().join("web")).unwrap();
+        let generated = generate_into(spec, &web).unwrap();
+        let graph = web.read().unwrap();
+        assert!(!generated.seeds.is_empty());
+        for seed in &generated.seeds {
+            let page = graph.pages.iter().find(|p| &p.url == seed).unwrap();
+            assert_eq!(
+                page.lang.map(|l| graph.langs[l as usize].as_str()),
+                Some("jpn")
+            );
+        }
     }
 }
