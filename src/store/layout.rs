@@ -91,8 +91,7 @@ pub enum Phase {
     Model,
     /// A learning strategy's score of each link, feature by feature.
     Scores,
-    /// A learning strategy's open links: those whose destination is not
-    /// fetched yet, with the features they were found with.
+    /// A learning strategy's links to URLs not fetched yet, as found.
     Frontier,
 }
 
