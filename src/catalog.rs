@@ -127,11 +127,7 @@ pub async fn whole_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) -> Re
     hosts(engine, crawl).await?;
     let rounds = crawl.rounds()?;
     for phase in Phase::ALL {
-        let parts = rounds
-            .iter()
-            .filter(|&&round| crawl.has(round, phase))
-            .map(|&round| Part::of(round, None, crawl.segment(round, phase)))
-            .collect();
+        let parts = phase_parts(crawl, &rounds, phase);
         register_union(engine, phase.dir_name(), &phase.schema(), parts, content).await?;
     }
     let sets = decision_set_parts(crawl, &rounds)?;
@@ -142,14 +138,18 @@ pub async fn whole_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) -> Re
 /// `fetchlists`: every round's fetch list with a `round` column — what the
 /// stop rule and the yield per round read (`crate::stop`).
 pub async fn fetchlists(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
-    let parts = crawl
-        .rounds()?
-        .into_iter()
-        .filter(|&round| crawl.has(round, Phase::Fetchlist))
-        .map(|round| Part::of(round, None, crawl.segment(round, Phase::Fetchlist)))
-        .collect();
+    let parts = phase_parts(crawl, &crawl.rounds()?, Phase::Fetchlist);
     let schema = Phase::Fetchlist.schema();
     register_union(engine, "fetchlists", &schema, parts, false).await
+}
+
+/// The segments of `phase` among `rounds`, those that have one.
+fn phase_parts(crawl: &CrawlDir, rounds: &[RoundId], phase: Phase) -> Vec<Part> {
+    rounds
+        .iter()
+        .filter(|&&round| crawl.has(round, phase))
+        .map(|&round| Part::of(round, None, crawl.segment(round, phase)))
+        .collect()
 }
 
 /// The crawl's own decisions and every refiltered set, round by round.

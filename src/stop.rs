@@ -6,10 +6,10 @@
 //! when both fall below `--min-yield` (a round without explored URLs counts
 //! the ranked ones only). The stop and its reason are kept in crawl.json.
 
-use crate::engine::{Engine, Params};
-use crate::error::Result;
 use datafusion::arrow::array::{Int32Array, Int64Array, StringArray};
 
+use crate::engine::{Engine, Params};
+use crate::error::Result;
 use crate::store::rows::column;
 use crate::store::{CrawlConfig, CrawlDir, StrategyParams};
 
