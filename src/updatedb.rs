@@ -47,6 +47,7 @@ pub async fn run(
         Phase::Model,
         Phase::Scores,
         Phase::Frontier,
+        Phase::Labels,
     ] {
         let stale = crawl.segment(round, phase);
         if stale.exists() {
@@ -60,15 +61,17 @@ pub async fn run(
     selection.register_inputs(engine).await?;
     // one decision per link of a page and destination (`page_links`)
     let links = engine.count_rows("page_links", None).await?;
-    let (model, scores, frontier) = (
+    let (model, scores, frontier, labels) = (
         crawl.segment(round, Phase::Model),
         crawl.segment(round, Phase::Scores),
         crawl.segment(round, Phase::Frontier),
+        crawl.segment(round, Phase::Labels),
     );
     let keep = Learned {
         model: &model,
         scores: &scores,
         frontier: &frontier,
+        labels: &labels,
     };
     selection.learn(engine, crawl, round, Some(keep)).await?;
 

@@ -1,7 +1,8 @@
 -- adaptive: beyond the papers — a frontier, not a filter. Every link is
 -- followed (the crawl's limits apart, decide.sql); what the crawl learned
--- decides only when: a URL's priority is the probability, under a naive
--- Bayes model of this crawl's own fetches (learn_model.sql), that its
+-- decides only when: a URL's priority is the probability, under a logistic
+-- regression on this crawl's own fetches (count_labels.sql, fitted by
+-- src/strategy/fit.rs), that its
 -- likeliest link leads to a target page (url_scores.sql), and every queued
 -- URL is re-scored with each round's model. generate fetches the best of
 -- the whole queue, and spends --explore-share of each round on the servers

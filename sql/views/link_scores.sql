@@ -1,6 +1,6 @@
 -- link_scores: every open link not labelled yet — this round's and those
 -- still waiting in the frontier — scored by this round's model
--- (learn_model.sql), with the features as the crawl stands now: each
+-- (fitted on count_labels.sql by src/strategy/fit.rs), with the features as the crawl stands now: each
 -- feature's value and weight, the prior, the score (their sum: the
 -- log-odds that the destination is a target page) and the probability
 -- 1 / (1 + exp(-score)), each in the link's segment (new: into a server

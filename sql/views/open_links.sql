@@ -15,7 +15,7 @@
 -- (gone, redirected, refused, robots, skipped, or never added: a limit
 -- rejected it) is dropped unlabelled. Each link is labelled once, in the
 -- round its destination is fetched (or found, if fetched before): the
--- model's counts grow by these rows only (learn_model.sql).
+-- labels grow by these rows only (count_labels.sql).
 -- inputs:  frontier_before (the last round's frontier), link_features,
 --          crawldb_after_round, servers, dirs
 -- params:  $tolerance, $round

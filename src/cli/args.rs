@@ -68,7 +68,7 @@ pub enum Command {
     Crawl(CrawlArgs),
     /// Re-run a strategy over the links of earlier rounds into a named decision set (the crawl is not changed)
     Refilter(RefilterArgs),
-    /// Run a SQL query over the crawl: tables crawldb, servers, dirs, fetchlist, fetch, parse, links, decisions, decision_sets, hosts, and model and scores (what adaptive learned)
+    /// Run a SQL query over the crawl: tables crawldb, servers, dirs, fetchlist, fetch, parse, links, decisions, decision_sets, hosts, and model, scores, labels and frontier (what adaptive learned)
     Sql(SqlArgs),
     /// Print the language report (pages per language, target first) and the harvest rate per round
     Report(ReportArgs),

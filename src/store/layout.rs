@@ -93,10 +93,12 @@ pub enum Phase {
     Scores,
     /// A learning strategy's links to URLs not fetched yet, as found.
     Frontier,
+    /// A learning strategy's labelled links, counted by their features.
+    Labels,
 }
 
 impl Phase {
-    pub const ALL: [Phase; 8] = [
+    pub const ALL: [Phase; 9] = [
         Phase::Fetchlist,
         Phase::Fetch,
         Phase::Links,
@@ -105,6 +107,7 @@ impl Phase {
         Phase::Model,
         Phase::Scores,
         Phase::Frontier,
+        Phase::Labels,
     ];
 
     /// The command that writes this segment.
@@ -113,13 +116,17 @@ impl Phase {
             Phase::Fetchlist => "generate",
             Phase::Fetch => "fetch",
             Phase::Links | Phase::Parse => "parse",
-            Phase::Decisions | Phase::Model | Phase::Scores | Phase::Frontier => "updatedb",
+            Phase::Decisions | Phase::Model | Phase::Scores | Phase::Frontier | Phase::Labels => {
+                "updatedb"
+            }
         }
     }
 
     /// The schema of this phase's segments (`store::schema`).
     pub fn schema(self) -> datafusion::arrow::datatypes::SchemaRef {
-        use super::schema::{DECISIONS, FETCH, FETCHLIST, FRONTIER, LINKS, MODEL, PARSE, SCORES};
+        use super::schema::{
+            DECISIONS, FETCH, FETCHLIST, FRONTIER, LABELS, LINKS, MODEL, PARSE, SCORES,
+        };
         match self {
             Phase::Fetchlist => FETCHLIST.clone(),
             Phase::Fetch => FETCH.clone(),
@@ -129,6 +136,7 @@ impl Phase {
             Phase::Model => MODEL.clone(),
             Phase::Scores => SCORES.clone(),
             Phase::Frontier => FRONTIER.clone(),
+            Phase::Labels => LABELS.clone(),
         }
     }
 
@@ -142,6 +150,7 @@ impl Phase {
             Phase::Model => "model",
             Phase::Scores => "scores",
             Phase::Frontier => "frontier",
+            Phase::Labels => "labels",
         }
     }
 }

@@ -268,9 +268,23 @@ pub static OPEN_LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(fields))
 });
 
-/// `adaptive`'s model of a round (`sql/steps/learn_model.sql`): per feature
+/// `adaptive`'s labelled links (`<round>/labels/`, `sql/steps/count_labels.sql`):
+/// every combination of segment (`new`: into a server not visited yet;
+/// `known`) and feature values seen on a labelled link, with how many such
+/// links led to target pages and to others — the model's training set,
+/// the last round's plus the links labelled this round.
+pub static LABELS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    let mut fields = vec![utf8("segment", false)];
+    fields.extend(LINK_FEATURES.iter().map(|f| utf8(f, false)));
+    fields.push(int64("relevant", false));
+    fields.push(int64("other", false));
+    Arc::new(Schema::new(fields))
+});
+
+/// `adaptive`'s model of a round (`src/strategy/fit.rs`): per feature
 /// value, the labelled links that led to target pages and to others, and
-/// its weight (smoothed log-odds); row `prior` besides.
+/// its weight in the logistic regression fitted on the labels; rows
+/// `prior` (each segment's intercept) besides.
 pub static MODEL: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
         utf8("feature", false),

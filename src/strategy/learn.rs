@@ -2,24 +2,32 @@
 //! not a filter. Every link whose destination is not fetched yet stays
 //! open (the round's `frontier` segment) with the features it was found
 //! with; when its destination is fetched it becomes a labelled example.
-//! The naive Bayes model is the last round's counts plus the links labelled
-//! this round — no earlier link is read again — kept as the round's `model`
-//! segment; it re-scores every open link each round (`url_scores`, which
+//! The labels are the last round's counts plus the links labelled this
+//! round — no earlier link is read again — kept as the round's `labels`
+//! segment; a logistic regression fitted on them (`fit.rs`) is the round's
+//! `model` segment; it re-scores every open link each round (`url_scores`, which
 //! the merge applies to the queue), and this round's links' scores are kept
 //! as `scores`, so what was learned and why a link ranked as it did are
 //! queries.
 
 use std::path::Path;
 
-use datafusion::arrow::array::RecordBatch;
-use datafusion::arrow::datatypes::SchemaRef;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{
+    ArrayRef, AsArray, Float64Array, Int64Array, RecordBatch, StringArray,
+};
+use datafusion::arrow::datatypes::{Float64Type, Int64Type, SchemaRef};
 use datafusion::arrow::error::ArrowError;
 use datafusion::dataframe::DataFrame;
 
+use super::fit::{self, FitInputs, LabelRow, ModelRow};
 use super::LinkSelection;
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
-use crate::store::schema::{FRONTIER, MODEL, OPEN_LINKS, SCORES, URL_SCORES};
+use crate::store::schema::{
+    FRONTIER, LABELS, LINK_FEATURES, MODEL, OPEN_LINKS, SCORES, URL_SCORES,
+};
 use crate::store::segment::conform;
 use crate::store::{CrawlDir, Phase, RoundId, SegmentWriter};
 
@@ -30,13 +38,15 @@ pub struct Learned<'a> {
     pub model: &'a Path,
     pub scores: &'a Path,
     pub frontier: &'a Path,
+    pub labels: &'a Path,
 }
 
 impl LinkSelection {
     /// For a strategy that learns: adds the round's links to the frontier
     /// left by the last round (`sql/views/link_features.sql`,
-    /// `open_links.sql`), fits the model on the last round's counts and
-    /// the links labelled now (`sql/steps/learn_model.sql`) and scores every
+    /// `open_links.sql`), counts the labels — the last round's and the
+    /// links labelled now (`sql/steps/count_labels.sql`) —, fits the model
+    /// on them (`fit.rs`) and scores every
     /// open link (`sql/views/link_scores.sql`), registering `model`,
     /// `link_scores` and `url_scores`, and writing the model, this round's
     /// scores and the new frontier to `keep` if given. For other
@@ -71,7 +81,7 @@ impl LinkSelection {
         let temp = staged.temp_dir.clone();
         let fitted = async {
             crate::catalog::segment(engine, "open_links", &temp, &OPEN_LINKS).await?;
-            fit_and_score(engine, &params, keep).await
+            fit_and_score(engine, &self.params.leave_out, &params, keep).await
         }
         .await;
         std::fs::remove_dir_all(&temp).map_err(Error::io(&temp))?;
@@ -79,7 +89,15 @@ impl LinkSelection {
     }
 }
 
-/// Registers `model_before` and `frontier_before`: what a refilter carried
+/// What a round of a learning strategy starts from: the last round's
+/// model (its weights start the fit), frontier and labels.
+const BEFORE: [(&str, Phase); 3] = [
+    ("model_before", Phase::Model),
+    ("frontier_before", Phase::Frontier),
+    ("labels_before", Phase::Labels),
+];
+
+/// Registers `model_before`, `frontier_before` and `labels_before`: what a refilter carried
 /// from its last round (`carried`), else the segments of the latest
 /// earlier round that has them, else empty tables.
 async fn register_before(
@@ -93,6 +111,7 @@ async fn register_before(
         for (table, from) in [
             ("model_before", "model_carried"),
             ("frontier_before", "frontier_carried"),
+            ("labels_before", "labels_carried"),
         ] {
             let df = context.table(from).await.map_err(Error::sql(from))?;
             engine.register_view(table, df)?;
@@ -102,15 +121,14 @@ async fn register_before(
     let earlier = crawl
         .rounds()?
         .into_iter()
-        .rfind(|&r| r < round && crawl.has(r, Phase::Model) && crawl.has(r, Phase::Frontier));
+        .rfind(|&r| r < round && BEFORE.iter().all(|&(_, phase)| crawl.has(r, phase)));
     let Some(earlier) = earlier else {
-        engine.register_empty("model_before", MODEL.clone())?;
-        return engine.register_empty("frontier_before", FRONTIER.clone());
+        for (table, phase) in BEFORE {
+            engine.register_empty(table, phase.schema())?;
+        }
+        return Ok(());
     };
-    for (table, phase) in [
-        ("model_before", Phase::Model),
-        ("frontier_before", Phase::Frontier),
-    ] {
+    for (table, phase) in BEFORE {
         crate::catalog::segment(
             engine,
             table,
@@ -122,21 +140,36 @@ async fn register_before(
     Ok(())
 }
 
-/// Fits the model on `open_links` and scores the open links: registers
-/// `model`, `link_scores` and `url_scores`, keeps the model, the round's
-/// scores and the frontier in `keep`'s segments, or carries the model and
-/// frontier in memory.
-async fn fit_and_score(engine: &Engine, params: &Params, keep: Option<Learned<'_>>) -> Result<()> {
-    let model = engine.query_file("steps/learn_model.sql", params).await?;
-    match keep {
-        Some(keep) => {
-            write_segment(engine, model, keep.model, &MODEL).await?;
-            crate::catalog::segment(engine, "model", keep.model, &MODEL).await?;
-        }
-        None => {
-            let batches = engine.collect(model).await?;
-            register_in_memory(engine, "model_carried", &MODEL, batches.clone())?;
-            register_in_memory(engine, "model", &MODEL, batches)?;
+/// Counts the labels (`sql/steps/count_labels.sql`), fits the model on
+/// them (`fit.rs`) and scores the open links: registers `model`,
+/// `link_scores` and `url_scores`, keeps the labels, the model, the
+/// round's scores and the frontier in `keep`'s segments, or carries the
+/// labels, model and frontier in memory.
+async fn fit_and_score(
+    engine: &Engine,
+    leave_out: &[String],
+    params: &Params,
+    keep: Option<Learned<'_>>,
+) -> Result<()> {
+    let labels = engine.query_file("steps/count_labels.sql", params).await?;
+    let labels = conformed(engine.collect(labels).await?, &LABELS, "labels")?;
+    let model = model_batch(fit_labels(engine, &labels, leave_out).await?)?;
+    let tables = [
+        ("labels", &LABELS, labels, keep.map(|k| k.labels)),
+        ("model", &MODEL, vec![model], keep.map(|k| k.model)),
+    ];
+    for (name, schema, batches, segment) in tables {
+        register_in_memory(engine, name, schema, batches.clone())?;
+        match segment {
+            Some(dir) => {
+                let df = engine
+                    .context()
+                    .table(name)
+                    .await
+                    .map_err(Error::sql(name))?;
+                write_segment(engine, df, dir, schema).await?;
+            }
+            None => register_in_memory(engine, &format!("{name}_carried"), schema, batches)?,
         }
     }
     let scores = engine.query_file("views/link_scores.sql", params).await?;
@@ -168,6 +201,142 @@ async fn fit_and_score(engine: &Engine, params: &Params, keep: Option<Learned<'_
     write_segment(engine, frontier, keep.frontier, &FRONTIER).await
 }
 
+/// The model fitted on `labels`, started from `model_before`'s weights,
+/// with the rules' values (`sql/views/rule_values.sql`).
+async fn fit_labels(
+    engine: &Engine,
+    labels: &[RecordBatch],
+    leave_out: &[String],
+) -> Result<Vec<ModelRow>> {
+    let rules = engine
+        .query_file("views/rule_values.sql", &Params::new())
+        .await?;
+    let rules: Vec<(String, String)> = string_rows(&engine.collect(rules).await?, &[0, 1])
+        .into_iter()
+        .map(|mut r| (std::mem::take(&mut r[0]), std::mem::take(&mut r[1])))
+        .collect();
+    let before = engine
+        .query("SELECT * FROM model_before", &Params::new())
+        .await?;
+    let before = conformed(engine.collect(before).await?, &MODEL, "model_before")?;
+    let start = model_rows(&before)
+        .into_iter()
+        .map(|r| ((r.feature, r.value), r.weight))
+        .collect();
+    let inputs = FitInputs {
+        features: &LINK_FEATURES,
+        rules: &rules,
+        leave_out,
+        start: &start,
+    };
+    Ok(fit::fit(&label_rows(labels), &inputs))
+}
+
+/// `batches` conformed to `schema` (named `name` in errors).
+fn conformed(
+    batches: Vec<RecordBatch>,
+    schema: &SchemaRef,
+    name: &str,
+) -> Result<Vec<RecordBatch>> {
+    batches
+        .iter()
+        .map(|b| {
+            conform(b, schema).map_err(|message| {
+                Error::arrow(format!("table {name}"))(ArrowError::SchemaError(message))
+            })
+        })
+        .collect()
+}
+
+/// The strings of columns `columns` of every row of `batches` (Utf8).
+fn string_rows(batches: &[RecordBatch], columns: &[usize]) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for b in batches {
+        let texts: Vec<_> = columns
+            .iter()
+            .map(|&c| b.column(c).as_string::<i32>())
+            .collect();
+        for r in 0..b.num_rows() {
+            rows.push(texts.iter().map(|t| t.value(r).to_string()).collect());
+        }
+    }
+    rows
+}
+
+/// The rows of `labels` batches (schema [`LABELS`]).
+fn label_rows(batches: &[RecordBatch]) -> Vec<LabelRow> {
+    let strings: Vec<usize> = (0..=LINK_FEATURES.len()).collect();
+    let mut rows = string_rows(batches, &strings).into_iter();
+    let mut labels = Vec::new();
+    for b in batches {
+        let count = |name: &str| {
+            b.column_by_name(name)
+                .map(|c| c.as_primitive::<Int64Type>().clone())
+        };
+        let (Some(relevant), Some(other)) = (count("relevant"), count("other")) else {
+            continue;
+        };
+        for r in 0..b.num_rows() {
+            let mut values = rows.next().unwrap_or_default();
+            let segment = if values.is_empty() {
+                String::new()
+            } else {
+                values.remove(0)
+            };
+            labels.push(LabelRow {
+                segment,
+                values,
+                relevant: relevant.value(r),
+                other: other.value(r),
+            });
+        }
+    }
+    labels
+}
+
+/// The rows of `model` batches (schema [`MODEL`]).
+fn model_rows(batches: &[RecordBatch]) -> Vec<ModelRow> {
+    let mut rows = string_rows(batches, &[0, 1]).into_iter();
+    let mut model = Vec::new();
+    for b in batches {
+        let relevant = b.column(2).as_primitive::<Int64Type>();
+        let other = b.column(3).as_primitive::<Int64Type>();
+        let weight = b.column(4).as_primitive::<Float64Type>();
+        for r in 0..b.num_rows() {
+            let mut names = rows.next().unwrap_or_default();
+            names.resize(2, String::new());
+            model.push(ModelRow {
+                value: names.pop().unwrap_or_default(),
+                feature: names.pop().unwrap_or_default(),
+                relevant: relevant.value(r),
+                other: other.value(r),
+                weight: weight.value(r),
+            });
+        }
+    }
+    model
+}
+
+/// `rows` as one batch of schema [`MODEL`].
+fn model_batch(rows: Vec<ModelRow>) -> Result<RecordBatch> {
+    let text = |f: fn(&ModelRow) -> &str| -> ArrayRef {
+        Arc::new(StringArray::from_iter_values(rows.iter().map(f)))
+    };
+    let count = |f: fn(&ModelRow) -> i64| -> ArrayRef {
+        Arc::new(Int64Array::from_iter_values(rows.iter().map(f)))
+    };
+    let columns = vec![
+        text(|r| &r.feature),
+        text(|r| &r.value),
+        count(|r| r.relevant),
+        count(|r| r.other),
+        Arc::new(Float64Array::from_iter_values(
+            rows.iter().map(|r| r.weight),
+        )) as ArrayRef,
+    ];
+    RecordBatch::try_new(MODEL.clone(), columns).map_err(Error::arrow("table model".to_string()))
+}
+
 /// Registers `batches` as table `name` of `schema`, in memory.
 fn register_in_memory(
     engine: &Engine,
@@ -175,14 +344,7 @@ fn register_in_memory(
     schema: &SchemaRef,
     batches: Vec<RecordBatch>,
 ) -> Result<()> {
-    let batches = batches
-        .iter()
-        .map(|b| {
-            conform(b, schema).map_err(|message| {
-                Error::arrow(format!("table {name}"))(ArrowError::SchemaError(message))
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let batches = conformed(batches, schema, name)?;
     engine.register_batches(name, schema.clone(), batches)
 }
 

@@ -1,11 +1,13 @@
-//! Tests of the learning step: the model's formula, incremental counts,
-//! the rules' prior, and the open links' labels and judgements.
+//! Tests of the learning step: the labels counted round by round, the
+//! fitted model scoring the open links, the rules' prior, and the open
+//! links' labels and judgements.
 
-use datafusion::arrow::array::{Array, AsArray};
-use datafusion::arrow::datatypes::{Float64Type, Int64Type};
+use datafusion::arrow::array::{AsArray, RecordBatch};
+use datafusion::arrow::datatypes::Float64Type;
 
+use super::fit::{ModelRow, RULE_WEIGHT};
 use crate::engine::{Engine, Params};
-use crate::store::schema::{FRONTIER, MODEL};
+use crate::store::schema::{FRONTIER, LABELS, MODEL};
 
 /// Five labelled links (three led to target pages, two did not), one
 /// not labelled yet, all of round 1; and one link of round 2 to score.
@@ -39,121 +41,115 @@ fn engine() -> Engine {
     engine
 }
 
-async fn features() -> Engine {
-    let engine = engine();
+/// What one round learns from `open` (rows of [`LINKS`]' columns), on top
+/// of the last round's labels: the labels and the model, registered as
+/// `labels` and `model`, and the open links scored as `link_scores`.
+async fn learn(
+    engine: &Engine,
+    open: &str,
+    labels_before: Vec<RecordBatch>,
+    leave_out: &[&str],
+) -> (Vec<RecordBatch>, Vec<ModelRow>) {
     let df = engine
-        .query(&open_links(LINKS), &Params::new())
+        .query(&open_links(open), &Params::new())
         .await
         .unwrap();
     engine.register_view("open_links", df).unwrap();
+    super::register_in_memory(engine, "labels_before", &LABELS, labels_before).unwrap();
     engine
         .register_empty("model_before", MODEL.clone())
         .unwrap();
-    engine
-}
-
-/// The formula's tests count the crawl's labels only (no rule prior).
-fn params(leave_out: &str) -> Params {
-    Params::new()
-        .set("leave_out", leave_out)
-        .set("round", 2i32)
-        .set("rule_prior", 0.0)
-}
-
-type ModelRow = (String, String, i64, i64, f64);
-
-/// The model's rows as (feature, value) → (relevant, other, weight).
-async fn learn(engine: &Engine, leave_out: &str) -> Vec<ModelRow> {
-    let df = engine
-        .query_file("steps/learn_model.sql", &params(leave_out))
+    let labels = engine
+        .query_file("steps/count_labels.sql", &Params::new())
         .await
         .unwrap();
-    let batches = engine.collect(df).await.unwrap();
-    super::register_in_memory(engine, "model", &MODEL, batches.clone()).unwrap();
+    let labels =
+        super::conformed(engine.collect(labels).await.unwrap(), &LABELS, "labels").unwrap();
+    let leave_out: Vec<String> = leave_out.iter().map(|s| s.to_string()).collect();
+    let model = super::fit_labels(engine, &labels, &leave_out)
+        .await
+        .unwrap();
+    let batch = super::model_batch(model.clone()).unwrap();
+    super::register_in_memory(engine, "model", &MODEL, vec![batch]).unwrap();
     let scores = engine
-        .query_file("views/link_scores.sql", &params(leave_out))
+        .query_file("views/link_scores.sql", &Params::new())
         .await
         .unwrap();
     engine.register_view("link_scores", scores).unwrap();
-    model_rows(&batches)
+    (labels, model)
 }
 
-fn model_rows(batches: &[datafusion::arrow::array::RecordBatch]) -> Vec<ModelRow> {
-    let mut rows = Vec::new();
-    for b in batches {
-        let text = |i: usize| b.column(i).as_string::<i32>().clone();
-        let (feature, value) = (text(0), text(1));
-        let count = |i: usize| b.column(i).as_primitive::<Int64Type>().clone();
-        let (relevant, other) = (count(2), count(3));
-        let weight = b.column(4).as_primitive::<Float64Type>();
-        for r in 0..b.num_rows() {
-            rows.push((
-                feature.value(r).to_string(),
-                value.value(r).to_string(),
-                relevant.value(r),
-                other.value(r),
-                weight.value(r),
-            ));
-        }
-    }
-    rows.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-    rows
+/// The labels as text, one line per row, sorted.
+fn label_lines(labels: &[RecordBatch]) -> Vec<String> {
+    let text = crate::report::format(labels, crate::report::Format::Csv).unwrap();
+    let mut lines: Vec<String> = text.lines().skip(1).map(String::from).collect();
+    lines.sort();
+    lines
 }
 
-/// The row of `value` in the `known` segment (every test link leads
-/// into a server already visited), or of the prior of that segment.
-fn row<'a>(model: &'a [ModelRow], feature: &str, value: &str) -> Option<&'a ModelRow> {
-    let keyed = match feature {
-        "prior" => "known".to_string(),
-        _ => format!("known:{value}"),
-    };
-    model.iter().find(|r| r.0 == feature && r.1 == keyed)
-}
-
-fn weight(model: &[ModelRow], feature: &str, value: &str) -> f64 {
-    row(model, feature, value)
-        .unwrap_or_else(|| panic!("no model row {feature}={value}"))
-        .4
+fn row<'a>(model: &'a [ModelRow], feature: &str, value: &str) -> &'a ModelRow {
+    model
+        .iter()
+        .find(|r| r.feature == feature && r.value == value)
+        .unwrap_or_else(|| panic!("no model row {feature}={value}: {model:?}"))
 }
 
 fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-12
+    (a - b).abs() < 1e-9
 }
 
 #[tokio::test]
-async fn the_models_log_odds_are_the_smoothed_counts_of_the_labelled_links() {
-    let engine = features().await;
-    let model = learn(&engine, "").await;
-    // R = 3 relevant, O = 2 other labelled links; the unlabelled
-    // iframe link counts nowhere.
-    assert_eq!(
-        row(&model, "prior", "known").map(|r| (r.2, r.3)),
-        Some((3, 2))
+async fn labels_count_the_labelled_links_by_segment_and_feature_values() {
+    let engine = engine();
+    let (labels, model) = learn(&engine, LINKS, Vec::new(), &[]).await;
+    // The unlabelled links (d5, d6) count nowhere; d1 and d7 share every
+    // value and are one row.
+    let lines = label_lines(&labels);
+    let want = [
+        "known,a,none,none,eng,com,0,1,relevant,relevant,relevant,0,1",
+        "known,a,none,none,none,com,0,1,relevant,relevant,relevant,1,0",
+        "known,a,none,none,target,th,0,1,relevant,relevant,relevant,2,0",
+        "known,area,none,none,none,com,0,1,relevant,relevant,relevant,0,1",
+    ];
+    assert_eq!(lines, want);
+    let prior = row(&model, "prior", "known");
+    assert_eq!((prior.relevant, prior.other), (3, 2));
+    let a = row(&model, "kind", "known:a");
+    assert_eq!((a.relevant, a.other), (3, 1));
+    assert!(model.iter().all(|r| !r.value.ends_with(":iframe")));
+}
+
+#[tokio::test]
+async fn a_rounds_labels_are_the_last_ones_plus_the_newly_labelled_links() {
+    let engine = engine();
+    let (first, _) = learn(&engine, ROUND_1, Vec::new(), &[]).await;
+    let (incremental, by_rounds) = learn(&engine, ROUND_2, first, &[]).await;
+    // A full recount: every link labelled by round 2, each once.
+    let all = format!(
+        "SELECT * FROM ({ROUND_1}) WHERE dst_relevant IS NOT NULL
+         UNION ALL SELECT * FROM ({ROUND_2}) WHERE dst_relevant IS NOT NULL"
     );
-    assert!(close(weight(&model, "prior", "known"), (4.0f64 / 3.0).ln()));
-    assert!(row(&model, "kind", "iframe").is_none());
-    // kind: a 3 relevant / 1 other, area 0 / 1; V = 2 values.
-    assert_eq!(row(&model, "kind", "a").map(|r| (r.2, r.3)), Some((3, 1)));
-    let a = (4.0f64 / 5.0).ln() - (2.0f64 / 4.0).ln();
-    assert!(close(weight(&model, "kind", "a"), a), "{model:?}");
-    let area = (1.0f64 / 5.0).ln() - (2.0f64 / 4.0).ln();
-    assert!(close(weight(&model, "kind", "area"), area));
-    // tld: th 2 / 0, com 1 / 2.
-    let th = (3.0f64 / 5.0).ln() - (1.0f64 / 4.0).ln();
-    assert!(close(weight(&model, "tld", "th"), th));
-    let com = (2.0f64 / 5.0).ln() - (3.0f64 / 4.0).ln();
-    assert!(close(weight(&model, "tld", "com"), com));
-    // anchor: target 2 / 0, none 1 / 1, eng 0 / 1; V = 3.
-    let target = (3.0f64 / 6.0).ln() - (1.0f64 / 5.0).ln();
-    assert!(close(weight(&model, "anchor", "target"), target));
-    let eng = (1.0f64 / 6.0).ln() - (2.0f64 / 5.0).ln();
-    assert!(close(weight(&model, "anchor", "eng"), eng));
-    // A value every labelled link shares says nothing: ln(4/4) - ln(3/3).
-    assert!(close(weight(&model, "hreflang", "none"), 0.0));
+    let (full, at_once) = learn(&engine, &all, Vec::new(), &[]).await;
+    assert_eq!(label_lines(&incremental), label_lines(&full));
+    assert_eq!(
+        (
+            row(&at_once, "prior", "known").relevant,
+            row(&at_once, "prior", "known").other
+        ),
+        (3, 3)
+    );
+    assert_eq!(by_rounds.len(), at_once.len());
+    for (a, b) in by_rounds.iter().zip(&at_once) {
+        assert_eq!(
+            (&a.feature, &a.value, a.relevant, a.other),
+            (&b.feature, &b.value, b.relevant, b.other)
+        );
+        assert!((a.weight - b.weight).abs() < 1e-6, "{a:?} {b:?}");
+    }
 }
 
 /// The link of round 2 (d6), scored.
-async fn round_two_score(engine: &Engine) -> datafusion::arrow::array::RecordBatch {
+async fn round_two_score(engine: &Engine) -> RecordBatch {
     let df = engine
         .query("SELECT * FROM link_scores WHERE url = 'd6'", &Params::new())
         .await
@@ -164,48 +160,82 @@ async fn round_two_score(engine: &Engine) -> datafusion::arrow::array::RecordBat
     batches.into_iter().find(|b| b.num_rows() == 1).unwrap()
 }
 
+fn float(b: &RecordBatch, name: &str) -> f64 {
+    b.column_by_name(name)
+        .unwrap()
+        .as_primitive::<Float64Type>()
+        .value(0)
+}
+
 #[tokio::test]
 async fn a_links_score_is_the_prior_plus_the_weight_of_each_value() {
-    let engine = features().await;
-    learn(&engine, "").await;
+    let engine = engine();
+    let (_, model) = learn(&engine, LINKS, Vec::new(), &[]).await;
     let b = &round_two_score(&engine).await;
-    let value = |name: &str| {
-        b.column_by_name(name)
-            .unwrap()
-            .as_primitive::<Float64Type>()
-            .value(0)
-    };
-    // kind a, anchor eng, tld jp (never seen: 0), the rest constant (0).
-    let expected = (4.0f64 / 3.0).ln() + (1.6f64).ln() + (5.0f64 / 12.0).ln();
-    assert!(close(expected, (8.0f64 / 9.0).ln()));
-    assert!(close(value("w_prior"), (4.0f64 / 3.0).ln()));
-    assert!(close(value("w_kind"), 1.6f64.ln()));
-    assert!(close(value("w_anchor"), (5.0f64 / 12.0).ln()));
-    assert!(close(value("w_tld"), 0.0));
-    assert!(close(value("score"), expected));
-    assert!(close(value("probability"), 8.0 / 17.0));
+    // d6: kind a, anchor eng, tld jp (never seen: weighs 0), the rest as
+    // every labelled link.
+    let w = |feature: &str, value: &str| row(&model, feature, value).weight;
+    assert!(close(float(b, "w_prior"), w("prior", "known")));
+    assert!(close(float(b, "w_kind"), w("kind", "known:a")));
+    assert!(close(float(b, "w_anchor"), w("anchor", "known:eng")));
+    assert!(close(float(b, "w_tld"), 0.0));
+    let rest: f64 = ["hreflang:none", "url_lang:none", "hops:0", "inlinks:1"]
+        .iter()
+        .chain(&[
+            "src_server:relevant",
+            "dst_server:relevant",
+            "dst_dir:relevant",
+        ])
+        .map(|fv| {
+            let (f, v) = fv.split_once(':').unwrap();
+            w(f, &format!("known:{v}"))
+        })
+        .sum();
+    let score = w("prior", "known") + w("kind", "known:a") + w("anchor", "known:eng") + rest;
+    assert!(
+        close(float(b, "score"), score),
+        "{} {score}",
+        float(b, "score")
+    );
+    assert!(close(float(b, "probability"), 1.0 / (1.0 + (-score).exp())));
+    // An English anchor led nowhere, a target one to target pages.
+    assert!(w("anchor", "known:eng") < 0.0 && w("anchor", "known:target") > 0.0);
 }
 
 #[tokio::test]
 async fn a_feature_left_out_has_no_weight() {
-    let engine = features().await;
-    let model = learn(&engine, "tld,anchor").await;
+    let engine = engine();
+    let (_, model) = learn(&engine, LINKS, Vec::new(), &["tld", "anchor"]).await;
     // counted still (the next round adds to them), but weightless
     let left_out: Vec<&ModelRow> = model
         .iter()
-        .filter(|r| (r.0 == "tld" || r.0 == "anchor") && r.1.starts_with("known:"))
+        .filter(|r| (r.feature == "tld" || r.feature == "anchor") && r.value.starts_with("known:"))
         .collect();
     assert_eq!(left_out.len(), 5);
-    assert!(left_out.iter().all(|r| r.4 == 0.0));
-    assert!(row(&model, "kind", "a").is_some());
+    assert!(left_out
+        .iter()
+        .all(|r| r.weight == 0.0 && r.relevant + r.other > 0));
     let b = &round_two_score(&engine).await;
-    let score = b
-        .column_by_name("score")
-        .unwrap()
-        .as_primitive::<Float64Type>()
-        .value(0);
-    assert!(close(score, (32.0f64 / 15.0).ln()), "{score}");
-    assert!(b.column_by_name("w_tld").unwrap().null_count() == 0);
+    assert!(close(float(b, "w_tld"), 0.0) && close(float(b, "w_anchor"), 0.0));
+}
+
+#[tokio::test]
+async fn the_papers_rules_weigh_before_any_label_and_in_each_segment() {
+    let engine = engine();
+    let none = "SELECT * FROM (VALUES (1, 's', 'd', 'h', 'h', 'a', 0.0, NULL, 'none', 'com'))
+        AS t(round, src_url, url, src_host, dst_host, kind, src_priority, dst_relevant, anchor, tld)";
+    let (labels, model) = learn(&engine, none, Vec::new(), &[]).await;
+    assert!(label_lines(&labels).is_empty());
+    // No label yet: a target anchor, the target ccTLD and a relevant
+    // source page each start at the rules' weight, in both segments;
+    // their counts stay the crawl's own (none).
+    for segment in ["new", "known"] {
+        for (feature, value) in [("anchor", "target"), ("tld", "th"), ("hops", "0")] {
+            let r = row(&model, feature, &format!("{segment}:{value}"));
+            assert_eq!((r.relevant, r.other), (0, 0));
+            assert!(close(r.weight, RULE_WEIGHT), "{r:?}");
+        }
+    }
 }
 
 /// Four pages: a relevant one on h1 (a), an irrelevant one a found on
@@ -314,92 +344,3 @@ const ROUND_2: &str = "SELECT * FROM (VALUES
     (2, 's5', 'd5', 'h', 'h', 'a',    0.0, true,  'target', 'com'),
     (2, 's6', 'd6', 'h', 'w', 'iframe', 0.0, false, 'eng',  'jp')
 ) AS t(round, src_url, url, src_host, dst_host, kind, src_priority, dst_relevant, anchor, tld)";
-
-/// The model learned from `open` on top of `before`'s counts.
-async fn learn_on(engine: &Engine, open: &str, before: Vec<ModelRow>) -> Vec<ModelRow> {
-    learn_with(engine, open, before, &params("")).await
-}
-
-async fn learn_with(
-    engine: &Engine,
-    open: &str,
-    before: Vec<ModelRow>,
-    params: &Params,
-) -> Vec<ModelRow> {
-    let df = engine
-        .query(&open_links(open), &Params::new())
-        .await
-        .unwrap();
-    engine.register_view("open_links", df).unwrap();
-    let before: Vec<String> = before
-        .iter()
-        .map(|r| format!("('{}', '{}', {}, {}, {})", r.0, r.1, r.2, r.3, r.4))
-        .collect();
-    let sql = format!(
-        "SELECT column1 AS feature, column2 AS value, column3 AS relevant, column4 AS other,
-                column5 AS weight FROM (VALUES {})",
-        before.join(", ")
-    );
-    if before.is_empty() {
-        engine
-            .register_empty("model_before", MODEL.clone())
-            .unwrap();
-    } else {
-        let df = engine.query(&sql, &Params::new()).await.unwrap();
-        engine.register_view("model_before", df).unwrap();
-    }
-    let df = engine
-        .query_file("steps/learn_model.sql", params)
-        .await
-        .unwrap();
-    model_rows(&engine.collect(df).await.unwrap())
-}
-
-#[tokio::test]
-async fn a_rounds_model_is_the_last_ones_counts_plus_the_newly_labelled_links() {
-    let engine = engine();
-    let first = learn_on(&engine, ROUND_1, Vec::new()).await;
-    assert_eq!(
-        row(&first, "prior", "known").map(|r| (r.2, r.3)),
-        Some((1, 1))
-    );
-    let incremental = learn_on(&engine, ROUND_2, first).await;
-    // A full recount: every link labelled by round 2, each once.
-    let all = format!(
-        "SELECT * FROM ({ROUND_1}) WHERE dst_relevant IS NOT NULL
-         UNION ALL SELECT * FROM ({ROUND_2}) WHERE dst_relevant IS NOT NULL"
-    );
-    let full = learn_on(&engine, &all, Vec::new()).await;
-    assert_eq!(
-        row(&full, "prior", "known").map(|r| (r.2, r.3)),
-        Some((3, 3))
-    );
-    assert_eq!(incremental.len(), full.len());
-    for (a, b) in incremental.iter().zip(&full) {
-        assert_eq!((&a.0, &a.1, a.2, a.3), (&b.0, &b.1, b.2, b.3));
-        assert!(close(a.4, b.4), "{a:?} {b:?}");
-    }
-}
-
-#[tokio::test]
-async fn the_papers_rules_weigh_before_any_label_and_in_each_segment() {
-    let engine = engine();
-    let none = "SELECT * FROM (VALUES (1, 's', 'd', 'h', 'h', 'a', 0.0, NULL, 'none', 'com'))
-        AS t(round, src_url, url, src_host, dst_host, kind, src_priority, dst_relevant, anchor, tld)";
-    let params = params("").set("rule_prior", 5.0);
-    let model = learn_with(&engine, none, Vec::new(), &params).await;
-    // No label yet: a target anchor, the target ccTLD and a relevant
-    // source page each weigh ln((0 + 5 + 1) / 1) - ln(1 / 1), in both
-    // segments; their counts stay the crawl's own (none).
-    for segment in ["new", "known"] {
-        for (feature, value) in [("anchor", "target"), ("tld", "th"), ("hops", "0")] {
-            let keyed = format!("{segment}:{value}");
-            let r = model
-                .iter()
-                .find(|r| r.0 == feature && r.1 == keyed)
-                .unwrap();
-            assert_eq!((r.2, r.3), (0, 0));
-            assert!(close(r.4, 6.0f64.ln()), "{r:?}");
-        }
-    }
-}

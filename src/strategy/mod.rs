@@ -6,6 +6,7 @@
 
 use datafusion::dataframe::DataFrame;
 
+mod fit;
 mod learn;
 pub use learn::Learned;
 
@@ -185,12 +186,6 @@ pub fn find(name: &str) -> Result<&'static Strategy> {
     })
 }
 
-/// What each of the papers' rules (a target-language anchor, a target
-/// ccTLD, a relevant source page) counts for in `adaptive`'s model before
-/// the crawl's own labels: this many links that led to target pages
-/// (`sql/steps/learn_model.sql`).
-const RULE_PRIOR: f64 = 5.0;
-
 /// A strategy with its target and parameters: everything needed to decide
 /// a round's links.
 #[derive(Debug, Clone)]
@@ -235,7 +230,6 @@ impl LinkSelection {
             )
             .set("transcribe", self.strategy.name != MONOLINGUAL_ONTOLOGY)
             .set("leave_out", p.leave_out.join(","))
-            .set("rule_prior", RULE_PRIOR)
             .set("allow_private", self.limits.allow_private)
             .set("max_depth", i64::from(self.limits.max_depth))
             .set("max_url_length", i64::from(self.limits.max_url_length))
