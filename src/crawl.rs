@@ -28,19 +28,23 @@ pub async fn run(
     config: CrawlConfig,
     log: &mut dyn FnMut(String),
 ) -> Result<CrawlDir> {
-    if let Some(seeds) = &options.seeds {
-        let report = crate::inject::run(engine, root, seeds, Some(config)).await?;
-        for line in &report.rejected {
-            log(format!(
-                "{}:{}: skipped: {}",
-                seeds.display(),
-                line.line,
-                line.why
-            ));
+    let crawl = match &options.seeds {
+        Some(seeds) => {
+            let report = crate::inject::run(engine, root, seeds, Some(config)).await?;
+            for line in &report.rejected {
+                log(format!(
+                    "{}:{}: skipped: {}",
+                    seeds.display(),
+                    line.line,
+                    line.why
+                ));
+            }
+            log(report.to_string());
+            // inject's writer lock, kept through the last round
+            report.crawl
         }
-        log(report.to_string());
-    }
-    let crawl = CrawlDir::open(root)?;
+        None => CrawlDir::open(root)?,
+    };
     save_selection(&crawl, &options.update)?;
     if let Some(why) = stopped_already(engine, &crawl).await? {
         log(format!(

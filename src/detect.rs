@@ -1,12 +1,11 @@
 //! `langcrawl detect`: the charset and language of one document (or of an
 //! anchor text with `--anchor`), by the same code the parse phase runs.
 
-use std::io::Read;
 use std::path::Path;
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::lang::{self, ScriptCounts, TargetLang};
 use crate::parse::{parse_one, FetchedPage};
 
@@ -45,16 +44,10 @@ pub struct Detection {
     pub text_chars: Option<i64>,
 }
 
-/// Reads `path` (`-` for stdin) as raw bytes.
+/// Reads `path` (`-` for stdin) as raw bytes, at most
+/// [`MAX_PAGE_BYTES`](crate::input::MAX_PAGE_BYTES).
 pub fn read_input(path: &Path) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    let read = if path == Path::new("-") {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes).map(|_| ()))
-    };
-    read.map_err(|e| Error::Usage(format!("reading {}: {e}", path.display())))?;
-    Ok(bytes)
+    crate::input::read_capped(path, crate::input::MAX_PAGE_BYTES, "page")
 }
 
 /// Detects a page's charset and language; `target` adds the share of the

@@ -23,13 +23,16 @@ pub struct RejectedLine {
     pub why: String,
 }
 
-#[derive(Debug, Default, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct InjectReport {
     /// Distinct URLs in the seeds file.
     pub seeds: usize,
     /// URLs the crawldb did not know before.
     pub injected: usize,
     pub rejected: Vec<RejectedLine>,
+    /// The crawl injected into, its writer lock held while this lives:
+    /// `crawl` goes on to round 1 without letting go of it.
+    pub crawl: CrawlDir,
 }
 
 impl std::fmt::Display for InjectReport {
@@ -46,9 +49,7 @@ impl std::fmt::Display for InjectReport {
 
 /// The URLs of a seeds file and the lines that are not URLs.
 pub fn read_seeds(path: &Path) -> Result<(BTreeSet<String>, Vec<RejectedLine>)> {
-    let text = std::fs::read(path).map_err(|source| {
-        Error::Usage(format!("reading seeds file {}: {source}", path.display()))
-    })?;
+    let text = crate::input::read_capped(path, crate::input::MAX_SEEDS_BYTES, "seeds file")?;
     let text = String::from_utf8_lossy(&text);
     let mut urls = BTreeSet::new();
     let mut rejected = Vec::new();
@@ -137,6 +138,7 @@ pub async fn run(
         seeds: seeds.len(),
         injected,
         rejected,
+        crawl: crawl.clone(),
     };
     CrawlConfig::record(&crawl, "inject", merged.0, &report.to_string())?;
     Ok(report)

@@ -18,6 +18,7 @@ pub mod fetch;
 pub mod functions;
 pub mod generate;
 pub mod inject;
+pub mod input;
 pub mod lang;
 pub mod memory;
 pub mod parallel;

@@ -3,10 +3,33 @@
 
 use clap::Parser;
 
+/// The stack of the thread that plans and runs the command: deep query
+/// plans (a long `sql` expression, Ballista's plan decoding, unoptimized
+/// builds above all) recurse deeply. Only the pages used count.
+const STACK_BYTES: usize = 256 << 20;
+
 fn main() {
-    let cli = langcrawl::cli::Cli::parse();
-    // Deep query plans recurse deeply (Ballista's plan decoding, unoptimized
-    // builds above all): worker threads get more than tokio's 2 MiB stack.
+    let cli = match langcrawl::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => argument_error(e),
+    };
+    let code = std::thread::Builder::new()
+        .name("langcrawl".into())
+        .stack_size(STACK_BYTES)
+        .spawn(move || run(cli))
+        .map_or_else(
+            |e| {
+                eprintln!("langcrawl: starting: {e}");
+                1
+            },
+            |thread| thread.join().unwrap_or(101),
+        );
+    std::process::exit(code);
+}
+
+/// Runs the command on a tokio runtime; its exit status.
+fn run(cli: langcrawl::cli::Cli) -> i32 {
+    // worker threads get more than tokio's 2 MiB stack too
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_stack_size(16 << 20)
@@ -15,11 +38,34 @@ fn main() {
         Ok(runtime) => runtime,
         Err(e) => {
             eprintln!("langcrawl: starting the runtime: {e}");
-            std::process::exit(1);
+            return 1;
         }
     };
-    if let Err(error) = runtime.block_on(langcrawl::cli::run(cli)) {
-        eprintln!("langcrawl: {error}");
-        std::process::exit(error.exit_code());
+    match runtime.block_on(langcrawl::cli::run(cli)) {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("langcrawl: {error}");
+            error.exit_code()
+        }
     }
+}
+
+/// `--help` and `--version` as clap prints them; any other argument error
+/// on one line, exit status 2.
+fn argument_error(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+        || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("bad arguments");
+    let line = line.strip_prefix("error: ").unwrap_or(line);
+    eprintln!("langcrawl: {line} (see --help)");
+    std::process::exit(2);
 }

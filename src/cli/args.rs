@@ -22,7 +22,7 @@ pub struct Cli {
 
     /// Read the pipeline's SQL files from DIR instead of the built-in ones
     /// (files missing there fall back to the built-in ones)
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", value_parser = existing_dir)]
     pub sql_dir: Option<PathBuf>,
 
     /// Print errors only
@@ -206,8 +206,8 @@ pub struct GenerateArgs {
     /// crawl.json [default: the crawl's, else 3]
     #[arg(long, value_name = "N", value_parser = positive::<u32>)]
     pub max_retries: Option<u32>,
-    /// Split the fetch list by host into N parts, fetched and parsed each with `--partition I` (on any machine that sees the crawl directory); updatedb gathers them
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = positive::<usize>)]
+    /// Split the fetch list by host into N parts (at most 4096), fetched and parsed each with `--partition I` (on any machine that sees the crawl directory); updatedb gathers them
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = partition_count)]
     pub partitions: usize,
 }
 
@@ -413,7 +413,11 @@ pub struct ReportArgs {
 #[derive(Debug, Args)]
 pub struct SqlArgs {
     /// The query, e.g. "SELECT status, count(*) FROM crawldb GROUP BY status"
-    pub query: String,
+    #[arg(required_unless_present = "file", conflicts_with = "file")]
+    pub query: Option<String>,
+    /// Read the query from FILE (at most 64 KiB)
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// Include the fetched bytes (`fetch.content`, and `fetch.payload`: the body as received where it differs)
@@ -441,6 +445,26 @@ pub(super) fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(
         return Err("must be at least 1".into());
     }
     Ok(value)
+}
+
+/// Most parts a round can be split into: one machine or process each.
+pub const MAX_PARTITIONS: usize = 4096;
+
+fn partition_count(text: &str) -> Result<usize, String> {
+    let n = positive::<usize>(text)?;
+    if n > MAX_PARTITIONS {
+        return Err(format!("at most {MAX_PARTITIONS}"));
+    }
+    Ok(n)
+}
+
+/// An existing folder (`--sql-dir`).
+fn existing_dir(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    if !path.is_dir() {
+        return Err(format!("{text}: no such folder"));
+    }
+    Ok(path)
 }
 
 impl Cli {

@@ -9,12 +9,14 @@
 //! Apache DataFusion Ballista (`--engine ballista` or `df://HOST:PORT`,
 //! see `cluster`); everything else here is the same for every engine.
 
+mod bounds;
 #[cfg(feature = "ballista")]
 pub mod cluster;
 mod kind;
 #[cfg(feature = "ballista")]
 mod mem_table_codec;
 
+pub use bounds::{MAX_QUERY_BYTES, MAX_QUERY_OPERATORS};
 pub use kind::{host_and_port, EngineKind};
 
 use std::path::{Path, PathBuf};
@@ -163,12 +165,16 @@ impl Engine {
     /// Plans a query of the user's that may only read: DDL (CREATE, DROP),
     /// DML (INSERT, COPY) and statements (SET) are refused with one line.
     pub async fn query_read_only(&self, sql: &str) -> Result<DataFrame> {
+        bounds::check_query_size(sql)?;
         let plan = self
             .ctx
             .state()
             .create_logical_plan(sql)
             .await
-            .map_err(Error::sql("planning the query"))?;
+            .map_err(|e| {
+                let why = e.to_string().replace('\n', " ");
+                Error::Usage(format!("planning the query: {why}"))
+            })?;
         let read_only = SQLOptions::new()
             .with_allow_ddl(false)
             .with_allow_dml(false)

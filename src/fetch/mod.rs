@@ -121,7 +121,7 @@ const ROWS_IN_FLIGHT: usize = 64;
 /// Fetches the latest generated round of `crawl`.
 pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport> {
     crate::store::parts::refuse_whole(crawl, "fetch")?;
-    let round = crawl.round_needing(Phase::Fetchlist, Phase::Fetch, "parse")?;
+    let round = crawl.round_needing(Phase::Fetchlist, Phase::Fetch)?;
     let started = Instant::now();
     let queues = host_queues(crawl, round)?;
     let urls = queues.iter().map(|q| q.urls.len()).sum();

@@ -122,7 +122,9 @@ pub struct RawLink {
 
 /// Extracts title, visible text, hints and links from an HTML document.
 pub fn extract(html: &str) -> Extracted {
-    let document = Html::parse_document(html);
+    // nesting bounded first: the tree builder's work grows with the depth
+    let html = super::depth::bounded(html, super::depth::MAX_DEPTH);
+    let document = Html::parse_document(&html);
     let mut walk = Walk::default();
     walk.visit(document.tree.root());
     let nofollow_all = document.select(&META_ROBOTS).any(|m| {

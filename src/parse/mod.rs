@@ -5,6 +5,7 @@
 //! the page is recorded as failed, and the phase goes on.
 
 mod batches;
+pub mod depth;
 mod guard;
 pub mod html;
 pub mod link_header;
@@ -115,7 +116,7 @@ fn destinations(output: &Parsed) -> usize {
 /// Parses the latest fetched round of `crawl`.
 pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
     crate::store::parts::refuse_whole(crawl, "parse")?;
-    let round = crawl.round_needing(Phase::Fetch, Phase::Parse, "updatedb")?;
+    let round = crawl.round_needing(Phase::Fetch, Phase::Parse)?;
     let started = Instant::now();
     let stale_links = crawl.segment(round, Phase::Links);
     if stale_links.exists() {

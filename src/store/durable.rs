@@ -30,13 +30,82 @@ pub fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Renames `from` to `to` and flushes the folders of both names.
 pub fn rename_synced(from: &Path, to: &Path) -> Result<()> {
+    let n = crash_test::before(from, to);
     std::fs::rename(from, to).map_err(Error::io(from))?;
     let (from_parent, to_parent) = (parent(from), parent(to));
     sync_dir(to_parent)?;
     if from_parent != to_parent {
         sync_dir(from_parent)?;
     }
+    crash_test::after(n);
     Ok(())
+}
+
+/// The crash-safety tests' hook: every commit of the crate is a rename
+/// through [`rename_synced`], so killing a process at each of its renames
+/// tests every state a crash can leave. `LANGCRAWL_CRASH_AT_RENAME=N:before`
+/// (or `N:after`) aborts the process, as a kill would (no cleanup), just
+/// before (after) its Nth rename, counted from 1;
+/// `LANGCRAWL_CRASH_AT_RENAME=list` prints each rename to stderr
+/// (`rename N: FROM -> TO`). Unset, it costs one look-up per process.
+mod crash_test {
+    use std::path::Path;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::OnceLock;
+
+    const VAR: &str = "LANGCRAWL_CRASH_AT_RENAME";
+
+    enum Plan {
+        Off,
+        List,
+        Crash { at: usize, after: bool },
+    }
+
+    fn plan() -> &'static Plan {
+        static PLAN: OnceLock<Plan> = OnceLock::new();
+        PLAN.get_or_init(|| {
+            let Ok(value) = std::env::var(VAR) else {
+                return Plan::Off;
+            };
+            if value == "list" {
+                return Plan::List;
+            }
+            let (n, when) = value.split_once(':').unwrap_or((&value, "before"));
+            match n.parse() {
+                Ok(at) => Plan::Crash {
+                    at,
+                    after: when == "after",
+                },
+                Err(_) => Plan::Off,
+            }
+        })
+    }
+
+    static RENAMES: AtomicUsize = AtomicUsize::new(0);
+
+    /// Counts a rename about to happen; crashes if planned before it.
+    pub fn before(from: &Path, to: &Path) -> usize {
+        let plan = plan();
+        if matches!(plan, Plan::Off) {
+            return 0;
+        }
+        let n = RENAMES.fetch_add(1, Ordering::SeqCst) + 1;
+        match plan {
+            Plan::List => eprintln!("rename {n}: {} -> {}", from.display(), to.display()),
+            Plan::Crash { at, after: false } if *at == n => std::process::abort(),
+            _ => {}
+        }
+        n
+    }
+
+    /// Crashes if planned just after rename `n`.
+    pub fn after(n: usize) {
+        if let Plan::Crash { at, after: true } = plan() {
+            if *at == n {
+                std::process::abort();
+            }
+        }
+    }
 }
 
 fn parent(path: &Path) -> &Path {

@@ -157,11 +157,13 @@ impl Phase {
 
 const CRAWL_JSON: &str = "crawl.json";
 const CRAWLDB: &str = "crawldb";
-const CRAWLDB_OLD: &str = "crawldb.old";
+pub(super) const CRAWLDB_OLD: &str = "crawldb.old";
 /// Written into the crawldb folder: the last round merged into it.
 const MERGED_ROUND: &str = "_merged_round";
 /// Marks a folder being written; removed (or left behind by a crash).
-const TEMP_MARK: &str = ".tmp-";
+pub(super) const TEMP_MARK: &str = ".tmp-";
+/// Ends the name of a segment moved aside while its replacement goes in.
+pub(super) const ASIDE_MARK: &str = "-old";
 /// Between `decisions` and a refiltered decision set's name.
 const DECISION_SET_MARK: &str = "-";
 /// The name the crawl's own decisions go by beside refiltered sets.
@@ -220,7 +222,7 @@ impl CrawlDir {
 
     fn lock_and_recover(mut self) -> Result<Self> {
         self.lock = Some(lock::acquire(&self.root)?);
-        self.recover()?;
+        super::recover::recover(&self)?;
         Ok(self)
     }
 
@@ -313,8 +315,8 @@ impl CrawlDir {
     }
 
     /// The latest round if it has the `needs` segment and lacks `produces`;
-    /// otherwise says what to run instead (`next` names the step after).
-    pub fn round_needing(&self, needs: Phase, produces: Phase, next: &str) -> Result<RoundId> {
+    /// otherwise says what to run instead.
+    pub fn round_needing(&self, needs: Phase, produces: Phase) -> Result<RoundId> {
         let Some(round) = self.latest_round()? else {
             return Err(Error::NothingToDo(format!(
                 "{}: no round yet; run `langcrawl generate` first",
@@ -331,12 +333,25 @@ impl CrawlDir {
         }
         if self.has(round, produces) {
             return Err(Error::NothingToDo(format!(
-                "round {round} in {} already has a {} segment; the next step is `langcrawl {next}`",
+                "round {round} in {} already has a {} segment; the next step is `langcrawl {}`",
                 self.root.display(),
-                produces.dir_name()
+                produces.dir_name(),
+                self.next_step(round)?
             )));
         }
         Ok(round)
+    }
+
+    /// The phase to run next on `round`: `generate` once it is merged, else
+    /// the producer of its first missing segment.
+    fn next_step(&self, round: RoundId) -> Result<&'static str> {
+        if self.merged_round()? >= round {
+            return Ok("generate");
+        }
+        Ok(Phase::ALL
+            .iter()
+            .find(|&&p| !self.has(round, p))
+            .map_or("updatedb", |p| p.producer()))
     }
 
     /// The latest round if it is parsed but not yet merged into the crawldb
@@ -358,10 +373,7 @@ impl CrawlDir {
             return Err(Error::NothingToDo(format!(
                 "round {round} in {} has no parse segment; run `langcrawl {}` first",
                 self.root.display(),
-                Phase::ALL
-                    .iter()
-                    .find(|&&p| !self.has(round, p))
-                    .map_or("parse", |p| p.producer())
+                self.next_step(round)?
             )));
         }
         Ok(round)
@@ -409,21 +421,6 @@ impl CrawlDir {
         }
         Ok(())
     }
-
-    /// Puts back `crawldb.old` if a swap was cut short, and removes temp
-    /// folders of killed phases. Only under the writer lock: no other live
-    /// process is writing them.
-    fn recover(&self) -> Result<()> {
-        let (current, old) = (self.crawldb(), self.root.join(CRAWLDB_OLD));
-        if !current.exists() && old.exists() {
-            rename_synced(&old, &current)?;
-        }
-        remove_temp_dirs(&self.root)?;
-        for round in self.rounds()? {
-            remove_temp_dirs(&self.round_dir(round))?;
-        }
-        Ok(())
-    }
 }
 
 /// The temp folder a segment is written to before it is renamed to `final_dir`.
@@ -432,78 +429,16 @@ pub fn temp_dir_for(final_dir: &Path) -> PathBuf {
     final_dir.with_file_name(format!("{name}{TEMP_MARK}{}", std::process::id()))
 }
 
-fn remove_temp_dirs(dir: &Path) -> Result<()> {
-    let entries = std::fs::read_dir(dir).map_err(Error::io(dir))?;
-    for entry in entries.filter_map(|e| e.ok()) {
-        if entry.file_name().to_string_lossy().contains(TEMP_MARK) {
-            let path = entry.path();
-            std::fs::remove_dir_all(&path).map_err(Error::io(&path))?;
-        }
-    }
-    Ok(())
+/// Where [`Staged::replace`](super::segment::Staged::replace) moves the
+/// segment it replaces (`NAME.tmp-PID-old`) until the new one is in place.
+pub fn aside_for(final_dir: &Path) -> PathBuf {
+    let temp = temp_dir_for(final_dir);
+    temp.with_file_name(format!(
+        "{}{ASIDE_MARK}",
+        temp.file_name().unwrap_or_default().to_string_lossy()
+    ))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn round_ranges() {
-        let range: RoundRange = "2..4".parse().unwrap();
-        assert!(range.contains(RoundId(2)) && range.contains(RoundId(4)));
-        assert!(!range.contains(RoundId(1)) && !range.contains(RoundId(5)));
-        let open: RoundRange = "3..".parse().unwrap();
-        assert!(open.contains(RoundId(99)) && !open.contains(RoundId(2)));
-        assert_eq!("3".parse::<RoundRange>().unwrap().last, Some(3));
-        assert!("4..2".parse::<RoundRange>().is_err());
-        assert!("x..2".parse::<RoundRange>().is_err());
-    }
-
-    #[test]
-    fn round_ids_sort_lexically_and_parse_back() {
-        assert_eq!(RoundId(3).to_string(), "00003");
-        assert!(RoundId(9).to_string() < RoundId(10).to_string());
-        assert_eq!(RoundId::from_dir_name("00012"), Some(RoundId(12)));
-        assert_eq!(RoundId::from_dir_name("crawldb"), None);
-        assert_eq!(RoundId::from_dir_name("0001"), None);
-    }
-
-    /// A crawl whose crawldb swap was cut short, with the temp folder `temp`.
-    fn crawl_mid_swap(temp: &str) -> tempfile::TempDir {
-        let tmp = tempfile::tempdir().unwrap();
-        std::fs::write(tmp.path().join(CRAWL_JSON), "{}").unwrap();
-        std::fs::create_dir(tmp.path().join(CRAWLDB_OLD)).unwrap();
-        std::fs::create_dir_all(tmp.path().join(temp)).unwrap();
-        tmp
-    }
-
-    #[test]
-    fn an_interrupted_swap_is_undone_on_open() {
-        let tmp = crawl_mid_swap("fetch.tmp-1");
-        let crawl = CrawlDir::open(tmp.path()).unwrap();
-        assert!(crawl.has_crawldb());
-        assert!(!tmp.path().join("fetch.tmp-1").exists());
-    }
-
-    #[test]
-    fn a_reader_moves_and_deletes_nothing_and_reads_the_previous_crawldb_mid_swap() {
-        let tmp = crawl_mid_swap("00001/fetch.tmp-1");
-        let reader = CrawlDir::open_read_only(tmp.path()).unwrap();
-        assert!(reader.is_read_only());
-        assert_eq!(reader.crawldb(), tmp.path().join(CRAWLDB_OLD));
-        assert!(reader.swap_crawldb(tmp.path(), RoundId(1)).is_err());
-        assert!(tmp.path().join("00001/fetch.tmp-1").exists());
-        assert!(!tmp.path().join(CRAWLDB).exists());
-        assert!(!tmp.path().join(lock::LOCK_FILE).exists(), "no lock taken");
-    }
-
-    #[test]
-    fn a_crawl_held_by_another_process_is_not_recovered() {
-        let tmp = crawl_mid_swap("fetch.tmp-1");
-        let other = std::fs::File::create(tmp.path().join(lock::LOCK_FILE)).unwrap();
-        fs4::FileExt::try_lock(&other).unwrap();
-        let err = CrawlDir::open(tmp.path()).unwrap_err();
-        assert!(matches!(err, Error::Locked { .. }), "{err}");
-        assert!(tmp.path().join("fetch.tmp-1").exists());
-    }
-}
+#[path = "layout_tests.rs"]
+mod tests;

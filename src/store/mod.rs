@@ -6,6 +6,7 @@ pub mod durable;
 pub mod layout;
 pub mod lock;
 pub mod parts;
+mod recover;
 pub mod rows;
 pub mod schema;
 pub mod segment;

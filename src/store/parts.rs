@@ -23,6 +23,14 @@ use crate::error::{Error, Result};
 /// The folder of a round's parts.
 const PARTS: &str = "parts";
 
+/// True if `root` is a part of a split round (`<crawl>/<round>/parts/<i>`),
+/// a crawl of its own without a crawldb.
+pub fn is_part(root: &Path) -> bool {
+    root.parent()
+        .and_then(Path::file_name)
+        .is_some_and(|name| name == PARTS)
+}
+
 /// The part a host belongs to among `n`.
 pub fn part_of(host: &str, n: usize) -> usize {
     (XxHash64::oneshot(0, host.as_bytes()) % n.max(1) as u64) as usize

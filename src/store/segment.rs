@@ -16,7 +16,7 @@ use datafusion::parquet::basic::{Compression, ZstdLevel};
 use datafusion::parquet::file::properties::WriterProperties;
 
 use super::durable::{rename_synced, sync_dir, sync_file};
-use super::layout::temp_dir_for;
+use super::layout::{aside_for, temp_dir_for};
 use crate::error::{Error, Result};
 
 const PART_FILE: &str = "part-0.parquet";
@@ -71,7 +71,7 @@ impl Staged {
     /// and removed last, and a crash in between leaves it to be cleaned up).
     pub fn replace(self) -> Result<usize> {
         if self.final_dir.exists() {
-            let aside = PathBuf::from(format!("{}-old", temp_dir_for(&self.final_dir).display()));
+            let aside = aside_for(&self.final_dir);
             rename_synced(&self.final_dir, &aside)?;
             rename_synced(&self.temp_dir, &self.final_dir)?;
             std::fs::remove_dir_all(&aside).map_err(Error::io(&aside))?;

@@ -169,3 +169,76 @@ fn a_server_that_never_answers() {
         "the URLs wait for the next round and keep their retries"
     );
 }
+
+/// The whole of stderr is one line, and the exit status 2 (bad input).
+fn assert_bad_input(out: &std::process::Output, needle: &str) {
+    assert_one_line_error(out, needle);
+    assert_eq!(stderr(out).lines().count(), 1, "{}", stderr(out));
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
+
+#[test]
+fn bad_arguments_are_one_line_and_exit_2() {
+    let out = langcrawl(&["generate", "--top-n", "x"]);
+    assert_bad_input(&out, "--top-n");
+    let out = langcrawl(&["generate", "--partitions", "100000000"]);
+    assert_bad_input(&out, "at most 4096");
+    let out = langcrawl(&["sql", "SELECT 1", "--sql-dir", "/nonexistent-sql-dir"]);
+    assert_bad_input(&out, "/nonexistent-sql-dir");
+    let out = langcrawl(&["no-such-command"]);
+    assert_bad_input(&out, "no-such-command");
+}
+
+#[test]
+fn endless_or_huge_inputs_are_refused_within_their_bounds() {
+    let crawl = Crawl::new();
+    crawl.crawl_japanese(1);
+    let started = Instant::now();
+    let out = langcrawl(&["detect", "/dev/zero"]);
+    assert_bad_input(&out, "larger than 8 MiB");
+    let out = crawl.run(&["inject", "/dev/zero"]);
+    assert_bad_input(&out, "larger than 128 MiB");
+    // a query of 1 MB, and one of 10,000 operators (a plan as deep)
+    let big = crawl.tmp.path().join("big.sql");
+    std::fs::write(&big, format!("SELECT {}", "1+".repeat(500_000) + "1")).unwrap();
+    let out = crawl.run(&["sql", "--file", big.to_str().unwrap()]);
+    assert_bad_input(&out, "longer than 65536 bytes");
+    let deep = format!("SELECT {}", "1+".repeat(10_000) + "1");
+    let out = crawl.run(&["sql", &deep]);
+    assert_bad_input(&out, "operators");
+    let out = crawl.run(&["sql", "SELEKT 1"]);
+    assert_bad_input(&out, "planning the query");
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
+    // a long chain under the bound plans on the big stack
+    let chain = format!("SELECT {} AS n", "1+".repeat(4_000) + "1");
+    assert_eq!(crawl.rows(&chain), vec![vec!["4001".to_string()]]);
+}
+
+#[test]
+fn rounds_without_a_crawldb_are_damage_not_a_new_crawl() {
+    let crawl = Crawl::new();
+    crawl.crawl_japanese(1);
+    std::fs::remove_dir_all(crawl.dir().join("crawldb")).unwrap();
+    let out = crawl.run(&["generate"]);
+    assert_bad_input(&out, "damaged");
+    assert!(crawl.dir().join("00001").is_dir(), "nothing is removed");
+}
+
+#[test]
+fn after_a_merged_round_fetch_and_parse_say_to_generate() {
+    let crawl = Crawl::new();
+    crawl.crawl_japanese(1);
+    for phase in ["fetch", "parse"] {
+        let out = crawl.run(&[phase]);
+        assert_eq!(out.status.code(), Some(3), "{out:?}");
+        assert!(
+            stderr(&out).contains("`langcrawl generate`"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

@@ -2,6 +2,7 @@
 //! the `langcrawl` binary against it through `--proxy`.
 
 mod adaptive;
+mod crash;
 mod errors;
 mod export;
 mod focused;

@@ -2,13 +2,18 @@
 
 use super::super::args::{ReportArgs, SqlArgs};
 use super::{with_newline, Context};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::store::CrawlDir;
 
 pub(in crate::cli) async fn sql(ctx: &Context, args: &SqlArgs) -> Result<()> {
     let crawl = CrawlDir::open_read_only(&ctx.root)?;
     crate::catalog::whole_crawl(&ctx.engine, &crawl, args.content).await?;
-    let batches = crate::report::query(&ctx.engine, &args.query).await?;
+    let query = match (&args.query, &args.file) {
+        (Some(query), _) => query.clone(),
+        (None, Some(file)) => read_query(file)?,
+        (None, None) => return Err(Error::Usage("no query given".into())),
+    };
+    let batches = crate::report::query(&ctx.engine, &query).await?;
     print!(
         "{}",
         with_newline(crate::report::format(&batches, args.format)?)
@@ -28,4 +33,25 @@ pub(in crate::cli) async fn report(ctx: &Context, args: &ReportArgs) -> Result<(
     let crawl = CrawlDir::open_read_only(&ctx.root)?;
     println!("{}", crate::report::full_report(&ctx.engine, &crawl).await?);
     Ok(())
+}
+
+/// The query in `file`, read up to one byte past the limit.
+fn read_query(file: &std::path::Path) -> Result<String> {
+    use std::io::Read;
+    let limit = crate::engine::MAX_QUERY_BYTES;
+    let unreadable = |e: std::io::Error| Error::Usage(format!("{}: {e}", file.display()));
+    let opened = std::fs::File::open(file).map_err(unreadable)?;
+    let mut bytes = Vec::new();
+    opened
+        .take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() > limit {
+        return Err(Error::Usage(format!(
+            "{}: the query is longer than {limit} bytes",
+            file.display()
+        )));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| Error::Usage(format!("{}: the query is not UTF-8", file.display())))
 }

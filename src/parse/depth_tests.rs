@@ -1,0 +1,132 @@
+//! Tests of the depth bound: real pages untouched, deep pages flattened
+//! with their text and links, and generated documents (deep, wide and
+//! arbitrary) never panic and lose only tags.
+
+use proptest::prelude::*;
+
+use super::{bounded, MAX_DEPTH};
+use crate::parse::html::extract;
+
+/// The real pages saved with the tests (`tests/real-html/*/source.html`).
+fn real_pages() -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real-html");
+    let mut pages = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()) {
+        let source = entry.path().join("source.html");
+        if let Ok(bytes) = std::fs::read(&source) {
+            pages.push((
+                entry.file_name().to_string_lossy().into_owned(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ));
+        }
+    }
+    assert!(pages.len() >= 10, "{} real pages", pages.len());
+    pages
+}
+
+#[test]
+fn real_pages_are_left_as_they_are() {
+    for (name, page) in real_pages() {
+        assert!(
+            matches!(bounded(&page, MAX_DEPTH), std::borrow::Cow::Borrowed(_)),
+            "{name} was changed"
+        );
+    }
+}
+
+/// `n` nested `<div>`s around a link and some text.
+fn nested(n: usize) -> String {
+    format!(
+        "<html><body>{}<p>deep text <a href=\"/bottom\">bottom</a></p>{}</body></html>",
+        "<div>".repeat(n),
+        "</div>".repeat(n)
+    )
+}
+
+#[test]
+fn a_deep_page_keeps_its_text_and_links_and_nests_no_deeper_than_the_bound() {
+    let page = nested(200_000);
+    let flat = bounded(&page, MAX_DEPTH);
+    // html and body count too
+    assert_eq!(flat.matches("<div>").count(), MAX_DEPTH - 2);
+    assert_eq!(flat.matches("</div>").count(), MAX_DEPTH - 2);
+    let extracted = extract(&page);
+    assert!(
+        extracted.text.contains("deep text bottom"),
+        "{}",
+        extracted.text
+    );
+    assert_eq!(extracted.links.len(), 1);
+    assert_eq!(extracted.links[0].href, "/bottom");
+}
+
+#[test]
+fn scripts_comments_and_unclosed_paragraphs_do_not_count_as_depth() {
+    let page = format!(
+        "<body>{}<script>{}</script><!-- {} -->{}<a href=/x>x</a></body>",
+        "<p>para".repeat(1000),
+        "<div>".repeat(1000),
+        "<div>".repeat(1000),
+        "<li>item".repeat(1000)
+    );
+    assert!(matches!(
+        bounded(&page, MAX_DEPTH),
+        std::borrow::Cow::Borrowed(_)
+    ));
+}
+
+/// The tags `html` holds, as `<name` or `</name`, in order.
+fn tags(html: &str) -> Vec<&str> {
+    html.match_indices('<')
+        .map(|(i, _)| {
+            let rest = &html[i..];
+            let end = rest[1..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '/'))
+                .map_or(rest.len(), |e| e + 1);
+            &rest[..end]
+        })
+        .collect()
+}
+
+/// The links parse finds in `html`, in order.
+fn hrefs(html: &str) -> Vec<String> {
+    extract(html).links.into_iter().map(|l| l.href).collect()
+}
+
+/// A document of nested and sibling elements: each node an element
+/// with children, or text.
+fn document() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof!["[a-z <>/=\"']{0,12}", Just("<a href=/l>l</a>".to_string())];
+    leaf.prop_recursive(64, 2048, 8, |inner| {
+        (
+            prop_oneof![
+                Just("div"),
+                Just("span"),
+                Just("b"),
+                Just("a"),
+                Just("p"),
+                Just("table"),
+                Just("script")
+            ],
+            prop::collection::vec(inner, 0..8),
+        )
+            .prop_map(|(name, children)| format!("<{name}>{}</{name}>", children.concat()))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_input_loses_only_tags_and_never_links(html in "\\PC{0,400}") {
+        let flat = bounded(&html, 4);
+        prop_assert_eq!(hrefs(&flat), hrefs(&html));
+    }
+
+    #[test]
+    fn deep_and_wide_documents_lose_only_container_tags(html in document(), max in 1usize..16) {
+        let flat = bounded(&html, max);
+        prop_assert!(tags(&flat).len() <= tags(&html).len() + tags(&flat).iter().filter(|t| **t == "<").count());
+        prop_assert_eq!(hrefs(&flat), hrefs(&html));
+    }
+}

@@ -1,0 +1,186 @@
+//! Recovery after a crash, run by the writer when it opens a crawl (under
+//! the lock, so no other live process is writing): every swap a killed
+//! process left halfway is finished or undone, and what it was writing is
+//! removed.
+//!
+//! - crawldb: `crawldb` gone and `crawldb.old` there → the old one goes
+//!   back (the round is merged again); both there → the new one is whole
+//!   (it is renamed in complete), the old one is removed.
+//! - a replaced segment or table (`hosts`, a round's `model`, …): `NAME`
+//!   gone and `NAME.tmp-PID-old` there → the old one goes back: the phase
+//!   that was replacing it had not committed and runs again.
+//! - temp folders (`NAME.tmp-PID`, a killed phase's half-written output)
+//!   and `crawl.json.tmp` are removed.
+//!
+//! A crawl with rounds and no crawldb (or one emptied of its files) is
+//! damage, not a new crawl: it is refused, with how to recover.
+
+use std::path::Path;
+
+use super::durable::rename_synced;
+use super::layout::{ASIDE_MARK, CRAWLDB_OLD, TEMP_MARK};
+use super::CrawlDir;
+use crate::error::{Error, Result};
+
+/// Finishes or undoes what a killed writer left halfway in `crawl`.
+pub(super) fn recover(crawl: &CrawlDir) -> Result<()> {
+    let (current, old) = (crawl.crawldb(), crawl.root().join(CRAWLDB_OLD));
+    if !current.exists() && old.exists() {
+        rename_synced(&old, &current)?;
+    } else if old.exists() {
+        std::fs::remove_dir_all(&old).map_err(Error::io(&old))?;
+    }
+    let json_temp = crawl.crawl_json().with_extension("json.tmp");
+    if json_temp.exists() {
+        std::fs::remove_file(&json_temp).map_err(Error::io(&json_temp))?;
+    }
+    clean(crawl.root())?;
+    let rounds = crawl.rounds()?;
+    for &round in &rounds {
+        clean(&crawl.round_dir(round))?;
+    }
+    match rounds.last() {
+        Some(last) if !has_parquet(&crawl.crawldb()) && !super::parts::is_part(crawl.root()) => Err(Error::Usage(format!(
+            "{}: rounds up to {last} exist but the crawldb is missing or empty — the crawl is \
+             damaged, not new; restore {} from a backup, or move the round folders away to start again",
+            crawl.root().display(),
+            crawl.crawldb().display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// True if `dir` holds a Parquet file.
+fn has_parquet(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .filter_map(|e| e.ok())
+            .any(|e| e.path().extension().is_some_and(|x| x == "parquet"))
+    })
+}
+
+/// In `dir`: puts back each segment moved aside whose replacement never
+/// arrived, then removes every temp folder.
+fn clean(dir: &Path) -> Result<()> {
+    for (path, name) in temp_entries(dir)? {
+        let Some(base) = name.strip_suffix(ASIDE_MARK) else {
+            continue;
+        };
+        let Some((final_name, _pid)) = base.rsplit_once(TEMP_MARK) else {
+            continue;
+        };
+        let final_dir = dir.join(final_name);
+        if !final_dir.exists() {
+            rename_synced(&path, &final_dir)?;
+        }
+    }
+    for (path, _) in temp_entries(dir)? {
+        std::fs::remove_dir_all(&path).map_err(Error::io(&path))?;
+    }
+    Ok(())
+}
+
+/// The entries of `dir` whose name marks them as temporary.
+fn temp_entries(dir: &Path) -> Result<Vec<(std::path::PathBuf, String)>> {
+    let entries = std::fs::read_dir(dir).map_err(Error::io(dir))?;
+    let mut found: Vec<_> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| (e.path(), e.file_name().to_string_lossy().into_owned()))
+        .filter(|(_, name)| name.contains(TEMP_MARK))
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+
+    /// A crawl folder with `crawl.json` and the folders `dirs`, each holding
+    /// a file `v` with its own name (and a crawldb's a Parquet file).
+    fn crawl_with(dirs: &[&str]) -> tempfile::TempDir {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("crawl.json"), "{}").unwrap();
+        for dir in dirs {
+            fs::create_dir_all(tmp.path().join(dir)).unwrap();
+            fs::write(tmp.path().join(dir).join("v"), dir).unwrap();
+            if dir.starts_with("crawldb") {
+                fs::write(tmp.path().join(dir).join("part-0.parquet"), "").unwrap();
+            }
+        }
+        tmp
+    }
+
+    fn version(tmp: &tempfile::TempDir, dir: &str) -> String {
+        fs::read_to_string(tmp.path().join(dir).join("v")).unwrap()
+    }
+
+    #[test]
+    fn a_table_moved_aside_comes_back_when_its_replacement_never_arrived() {
+        // killed between `hosts → hosts.tmp-7-old` and `hosts.tmp-7 → hosts`
+        let tmp = crawl_with(&["crawldb", "hosts.tmp-7-old", "hosts.tmp-7"]);
+        CrawlDir::open(tmp.path()).unwrap();
+        assert_eq!(version(&tmp, "hosts"), "hosts.tmp-7-old");
+        let left: Vec<_> = fs::read_dir(tmp.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .collect();
+        assert!(
+            left.iter()
+                .all(|e| !e.file_name().to_string_lossy().contains(".tmp")),
+            "{left:?}"
+        );
+    }
+
+    #[test]
+    fn a_table_already_replaced_keeps_the_new_version() {
+        // killed after the second rename, before the old copy was removed
+        let tmp = crawl_with(&["crawldb", "00001/model", "00001/model.tmp-7-old"]);
+        CrawlDir::open(tmp.path()).unwrap();
+        assert_eq!(version(&tmp, "00001/model"), "00001/model");
+        assert!(!tmp.path().join("00001/model.tmp-7-old").exists());
+    }
+
+    #[test]
+    fn a_finished_crawldb_swap_drops_the_old_crawldb_and_a_half_written_crawl_json() {
+        let tmp = crawl_with(&["crawldb", "crawldb.old"]);
+        fs::write(tmp.path().join("crawl.json.tmp"), "{\"half").unwrap();
+        CrawlDir::open(tmp.path()).unwrap();
+        assert_eq!(version(&tmp, "crawldb"), "crawldb");
+        assert!(!tmp.path().join("crawldb.old").exists());
+        assert!(!tmp.path().join("crawl.json.tmp").exists());
+        assert_eq!(
+            fs::read_to_string(tmp.path().join("crawl.json")).unwrap(),
+            "{}"
+        );
+    }
+
+    #[test]
+    fn rounds_without_a_crawldb_are_refused_not_taken_for_a_new_crawl() {
+        for crawldb in [None, Some("crawldb")] {
+            let mut dirs = vec!["00001/fetchlist"];
+            dirs.extend(crawldb);
+            let tmp = crawl_with(&dirs);
+            if crawldb.is_some() {
+                fs::remove_file(tmp.path().join("crawldb/part-0.parquet")).unwrap();
+            }
+            let err = CrawlDir::open(tmp.path()).unwrap_err();
+            assert_eq!(err.exit_code(), 2);
+            let line = err.to_string();
+            assert!(
+                line.contains("damaged") && line.contains("crawldb"),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_crawldb_swap_cut_short_puts_the_old_crawldb_back() {
+        let tmp = crawl_with(&["crawldb.old", "crawldb.tmp-3"]);
+        CrawlDir::open(tmp.path()).unwrap();
+        assert_eq!(version(&tmp, "crawldb"), "crawldb.old");
+        assert!(!tmp.path().join("crawldb.tmp-3").exists());
+    }
+}
