@@ -178,10 +178,7 @@ fn next_round(crawl: &CrawlDir) -> Result<RoundId> {
         return Ok(latest);
     }
     if crawl.merged_round()? < latest {
-        let step = Phase::ALL
-            .iter()
-            .find(|&&p| !crawl.has(latest, p))
-            .map_or("updatedb", |p| p.producer());
+        let step = crawl.next_step(latest)?;
         return Err(Error::NothingToDo(format!(
             "round {latest} in {} is not finished; run `langcrawl {step}` first",
             crawl.root().display()

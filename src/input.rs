@@ -31,12 +31,21 @@ pub fn read_capped(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
     }
     if bytes.len() as u64 > limit {
         return Err(Error::Usage(format!(
-            "{what} {} is larger than {} MiB, the most langcrawl reads",
+            "{what} {} is larger than {}, the most langcrawl reads",
             path.display(),
-            limit >> 20
+            size(limit)
         )));
     }
     Ok(bytes)
+}
+
+/// `bytes` in the largest binary unit that divides it (`8 MiB`, `64 KiB`).
+fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
 }
 
 #[cfg(test)]

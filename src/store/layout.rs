@@ -344,7 +344,7 @@ impl CrawlDir {
 
     /// The phase to run next on `round`: `generate` once it is merged, else
     /// the producer of its first missing segment.
-    fn next_step(&self, round: RoundId) -> Result<&'static str> {
+    pub fn next_step(&self, round: RoundId) -> Result<&'static str> {
         if self.merged_round()? >= round {
             return Ok("generate");
         }

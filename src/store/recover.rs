@@ -19,6 +19,7 @@ use std::path::Path;
 
 use super::durable::rename_synced;
 use super::layout::{ASIDE_MARK, CRAWLDB_OLD, TEMP_MARK};
+use super::segment::part_files;
 use super::CrawlDir;
 use crate::error::{Error, Result};
 
@@ -52,44 +53,34 @@ pub(super) fn recover(crawl: &CrawlDir) -> Result<()> {
 
 /// True if `dir` holds a Parquet file.
 fn has_parquet(dir: &Path) -> bool {
-    std::fs::read_dir(dir).is_ok_and(|entries| {
-        entries
-            .filter_map(|e| e.ok())
-            .any(|e| e.path().extension().is_some_and(|x| x == "parquet"))
-    })
+    part_files(dir).is_ok_and(|files| !files.is_empty())
 }
 
 /// In `dir`: puts back each segment moved aside whose replacement never
-/// arrived, then removes every temp folder.
+/// arrived, and removes every other temp folder.
 fn clean(dir: &Path) -> Result<()> {
-    for (path, name) in temp_entries(dir)? {
-        let Some(base) = name.strip_suffix(ASIDE_MARK) else {
+    let entries: Vec<_> = std::fs::read_dir(dir)
+        .map_err(Error::io(dir))?
+        .filter_map(|e| e.ok())
+        .collect();
+    for entry in entries {
+        let (path, name) = (
+            entry.path(),
+            entry.file_name().to_string_lossy().into_owned(),
+        );
+        if !name.contains(TEMP_MARK) {
             continue;
-        };
-        let Some((final_name, _pid)) = base.rsplit_once(TEMP_MARK) else {
-            continue;
-        };
-        let final_dir = dir.join(final_name);
-        if !final_dir.exists() {
-            rename_synced(&path, &final_dir)?;
+        }
+        let final_name = name
+            .strip_suffix(ASIDE_MARK)
+            .and_then(|base| base.rsplit_once(TEMP_MARK))
+            .map(|(final_name, _pid)| final_name);
+        match final_name.map(|n| dir.join(n)) {
+            Some(final_dir) if !final_dir.exists() => rename_synced(&path, &final_dir)?,
+            _ => std::fs::remove_dir_all(&path).map_err(Error::io(&path))?,
         }
     }
-    for (path, _) in temp_entries(dir)? {
-        std::fs::remove_dir_all(&path).map_err(Error::io(&path))?;
-    }
     Ok(())
-}
-
-/// The entries of `dir` whose name marks them as temporary.
-fn temp_entries(dir: &Path) -> Result<Vec<(std::path::PathBuf, String)>> {
-    let entries = std::fs::read_dir(dir).map_err(Error::io(dir))?;
-    let mut found: Vec<_> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| (e.path(), e.file_name().to_string_lossy().into_owned()))
-        .filter(|(_, name)| name.contains(TEMP_MARK))
-        .collect();
-    found.sort();
-    Ok(found)
 }
 
 #[cfg(test)]

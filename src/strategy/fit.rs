@@ -82,99 +82,81 @@ pub struct FitInputs<'a> {
 type Key = (String, String);
 
 /// One weight of the fit: its prior and the label rows it appears in.
-#[derive(Default)]
 struct Coordinate {
     mean: f64,
     strength: f64,
     rows: Vec<usize>,
 }
 
+impl Coordinate {
+    fn new(mean: f64, strength: f64) -> Self {
+        Coordinate {
+            mean,
+            strength,
+            rows: Vec::new(),
+        }
+    }
+}
+
 /// Fits the model on `labels`; rows sorted by feature and value, both
-/// segments' intercepts always present.
+/// segments' intercepts always present. Every feature value is counted;
+/// those of a feature left out are not weighed (weight 0).
 pub fn fit(labels: &[LabelRow], inputs: &FitInputs) -> Vec<ModelRow> {
-    let counts = count(labels, inputs.features);
+    let weighed =
+        |feature: &str| feature == "prior" || !inputs.leave_out.iter().any(|l| l == feature);
     let mut coordinates: BTreeMap<Key, Coordinate> = BTreeMap::new();
     for segment in SEGMENTS {
-        let intercept = coordinates.entry(intercept_key(segment)).or_default();
-        intercept.strength = INTERCEPT_STRENGTH;
-        for (feature, value) in inputs.rules {
-            if !inputs.leave_out.contains(feature) {
-                let rule = coordinates
-                    .entry((feature.clone(), format!("{segment}:{value}")))
-                    .or_default();
-                rule.mean = RULE_WEIGHT;
+        coordinates.insert(
+            intercept_key(segment),
+            Coordinate::new(0.0, INTERCEPT_STRENGTH),
+        );
+        for (feature, value) in inputs.rules.iter().filter(|(f, _)| weighed(f)) {
+            let rule = Coordinate::new(RULE_WEIGHT, PRIOR_STRENGTH);
+            coordinates.insert((feature.clone(), format!("{segment}:{value}")), rule);
+        }
+    }
+    let mut model: BTreeMap<Key, ModelRow> = BTreeMap::new();
+    for (i, row) in labels.iter().enumerate() {
+        let values = inputs
+            .features
+            .iter()
+            .zip(&row.values)
+            .map(|(feature, value)| (feature.to_string(), format!("{}:{value}", row.segment)));
+        for key in std::iter::once(intercept_key(&row.segment)).chain(values) {
+            let counted = model.entry(key.clone()).or_insert_with(|| unweighed(&key));
+            counted.relevant += row.relevant;
+            counted.other += row.other;
+            if weighed(&key.0) {
+                let c = coordinates
+                    .entry(key)
+                    .or_insert_with(|| Coordinate::new(0.0, PRIOR_STRENGTH));
+                c.rows.push(i);
             }
         }
     }
-    for (i, row) in labels.iter().enumerate() {
-        for key in weighed_keys(row, inputs) {
-            coordinates.entry(key).or_default().rows.push(i);
-        }
-    }
-    for (key, c) in coordinates.iter_mut() {
-        if key.0 != "prior" {
-            c.strength = PRIOR_STRENGTH;
-        }
-    }
     let weights = descend(labels, &coordinates, inputs.start);
-    let mut model: BTreeMap<Key, ModelRow> = counts
-        .into_iter()
-        .map(|(key, (relevant, other))| {
-            let row = ModelRow {
-                feature: key.0.clone(),
-                value: key.1.clone(),
-                relevant,
-                other,
-                weight: 0.0,
-            };
-            (key, row)
-        })
-        .collect();
     for (key, weight) in coordinates.keys().zip(weights) {
-        let row = model.entry(key.clone()).or_insert_with(|| ModelRow {
-            feature: key.0.clone(),
-            value: key.1.clone(),
-            relevant: 0,
-            other: 0,
-            weight: 0.0,
-        });
-        row.weight = weight;
+        model
+            .entry(key.clone())
+            .or_insert_with(|| unweighed(key))
+            .weight = weight;
     }
     model.into_values().collect()
 }
 
+/// The row of `key` before anything is counted or fitted.
+fn unweighed(key: &Key) -> ModelRow {
+    ModelRow {
+        feature: key.0.clone(),
+        value: key.1.clone(),
+        relevant: 0,
+        other: 0,
+        weight: 0.0,
+    }
+}
+
 fn intercept_key(segment: &str) -> Key {
     ("prior".to_string(), segment.to_string())
-}
-
-/// The weights a label row's links carry: its segment's intercept and one
-/// per feature not left out.
-fn weighed_keys<'a>(row: &'a LabelRow, inputs: &'a FitInputs) -> impl Iterator<Item = Key> + 'a {
-    let values = inputs
-        .features
-        .iter()
-        .zip(&row.values)
-        .filter(|(feature, _)| !inputs.leave_out.iter().any(|l| l == *feature))
-        .map(|(feature, value)| (feature.to_string(), format!("{}:{value}", row.segment)));
-    std::iter::once(intercept_key(&row.segment)).chain(values)
-}
-
-/// Per feature value within a segment, and per segment (`prior`): the
-/// labelled links that led to target pages and to others.
-fn count(labels: &[LabelRow], features: &[&str]) -> BTreeMap<Key, (i64, i64)> {
-    let mut counts: BTreeMap<Key, (i64, i64)> = BTreeMap::new();
-    for row in labels {
-        let keys = features
-            .iter()
-            .zip(&row.values)
-            .map(|(feature, value)| (feature.to_string(), format!("{}:{value}", row.segment)));
-        for key in std::iter::once(intercept_key(&row.segment)).chain(keys) {
-            let c = counts.entry(key).or_default();
-            c.0 += row.relevant;
-            c.1 += row.other;
-        }
-    }
-    counts
 }
 
 /// Minimises the penalised negative log-likelihood by cyclic coordinate

@@ -159,7 +159,8 @@ async fn fit_and_score(
         ("model", &MODEL, vec![model], keep.map(|k| k.model)),
     ];
     for (name, schema, batches, segment) in tables {
-        register_in_memory(engine, name, schema, batches.clone())?;
+        // conformed already: labels above, the model built to its schema
+        engine.register_batches(name, SchemaRef::clone(schema), batches.clone())?;
         match segment {
             Some(dir) => {
                 let df = engine
@@ -169,7 +170,11 @@ async fn fit_and_score(
                     .map_err(Error::sql(name))?;
                 write_segment(engine, df, dir, schema).await?;
             }
-            None => register_in_memory(engine, &format!("{name}_carried"), schema, batches)?,
+            None => engine.register_batches(
+                &format!("{name}_carried"),
+                SchemaRef::clone(schema),
+                batches,
+            )?,
         }
     }
     let scores = engine.query_file("views/link_scores.sql", params).await?;
@@ -208,13 +213,18 @@ async fn fit_labels(
     labels: &[RecordBatch],
     leave_out: &[String],
 ) -> Result<Vec<ModelRow>> {
-    let rules = engine
+    let rule_values = engine
         .query_file("views/rule_values.sql", &Params::new())
         .await?;
-    let rules: Vec<(String, String)> = string_rows(&engine.collect(rules).await?, &[0, 1])
-        .into_iter()
-        .map(|mut r| (std::mem::take(&mut r[0]), std::mem::take(&mut r[1])))
-        .collect();
+    let mut rules = Vec::new();
+    for b in engine.collect(rule_values).await? {
+        for r in 0..b.num_rows() {
+            rules.push((
+                text(&b, 0).value(r).to_string(),
+                text(&b, 1).value(r).to_string(),
+            ));
+        }
+    }
     let before = engine
         .query("SELECT * FROM model_before", &Params::new())
         .await?;
@@ -248,44 +258,25 @@ fn conformed(
         .collect()
 }
 
-/// The strings of columns `columns` of every row of `batches` (Utf8).
-fn string_rows(batches: &[RecordBatch], columns: &[usize]) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    for b in batches {
-        let texts: Vec<_> = columns
-            .iter()
-            .map(|&c| b.column(c).as_string::<i32>())
-            .collect();
-        for r in 0..b.num_rows() {
-            rows.push(texts.iter().map(|t| t.value(r).to_string()).collect());
-        }
-    }
-    rows
+/// Column `c` of `b`: strings (Utf8, as `conform` makes them).
+fn text(b: &RecordBatch, c: usize) -> &StringArray {
+    b.column(c).as_string::<i32>()
 }
 
-/// The rows of `labels` batches (schema [`LABELS`]).
+/// The rows of `labels` batches (schema [`LABELS`]: segment, the
+/// features, relevant, other).
 fn label_rows(batches: &[RecordBatch]) -> Vec<LabelRow> {
-    let strings: Vec<usize> = (0..=LINK_FEATURES.len()).collect();
-    let mut rows = string_rows(batches, &strings).into_iter();
+    let features = LINK_FEATURES.len();
     let mut labels = Vec::new();
     for b in batches {
-        let count = |name: &str| {
-            b.column_by_name(name)
-                .map(|c| c.as_primitive::<Int64Type>().clone())
-        };
-        let (Some(relevant), Some(other)) = (count("relevant"), count("other")) else {
-            continue;
-        };
+        let relevant = b.column(features + 1).as_primitive::<Int64Type>();
+        let other = b.column(features + 2).as_primitive::<Int64Type>();
         for r in 0..b.num_rows() {
-            let mut values = rows.next().unwrap_or_default();
-            let segment = if values.is_empty() {
-                String::new()
-            } else {
-                values.remove(0)
-            };
             labels.push(LabelRow {
-                segment,
-                values,
+                segment: text(b, 0).value(r).to_string(),
+                values: (1..=features)
+                    .map(|c| text(b, c).value(r).to_string())
+                    .collect(),
                 relevant: relevant.value(r),
                 other: other.value(r),
             });
@@ -296,18 +287,15 @@ fn label_rows(batches: &[RecordBatch]) -> Vec<LabelRow> {
 
 /// The rows of `model` batches (schema [`MODEL`]).
 fn model_rows(batches: &[RecordBatch]) -> Vec<ModelRow> {
-    let mut rows = string_rows(batches, &[0, 1]).into_iter();
     let mut model = Vec::new();
     for b in batches {
         let relevant = b.column(2).as_primitive::<Int64Type>();
         let other = b.column(3).as_primitive::<Int64Type>();
         let weight = b.column(4).as_primitive::<Float64Type>();
         for r in 0..b.num_rows() {
-            let mut names = rows.next().unwrap_or_default();
-            names.resize(2, String::new());
             model.push(ModelRow {
-                value: names.pop().unwrap_or_default(),
-                feature: names.pop().unwrap_or_default(),
+                feature: text(b, 0).value(r).to_string(),
+                value: text(b, 1).value(r).to_string(),
                 relevant: relevant.value(r),
                 other: other.value(r),
                 weight: weight.value(r),

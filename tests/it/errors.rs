@@ -202,7 +202,7 @@ fn endless_or_huge_inputs_are_refused_within_their_bounds() {
     let big = crawl.tmp.path().join("big.sql");
     std::fs::write(&big, format!("SELECT {}", "1+".repeat(500_000) + "1")).unwrap();
     let out = crawl.run(&["sql", "--file", big.to_str().unwrap()]);
-    assert_bad_input(&out, "longer than 65536 bytes");
+    assert_bad_input(&out, "larger than 64 KiB");
     let deep = format!("SELECT {}", "1+".repeat(10_000) + "1");
     let out = crawl.run(&["sql", &deep]);
     assert_bad_input(&out, "operators");

@@ -35,23 +35,10 @@ pub(in crate::cli) async fn report(ctx: &Context, args: &ReportArgs) -> Result<(
     Ok(())
 }
 
-/// The query in `file`, read up to one byte past the limit.
+/// The query in `file` ([`MAX_QUERY_BYTES`](crate::engine::MAX_QUERY_BYTES) at most).
 fn read_query(file: &std::path::Path) -> Result<String> {
-    use std::io::Read;
-    let limit = crate::engine::MAX_QUERY_BYTES;
-    let unreadable = |e: std::io::Error| Error::Usage(format!("{}: {e}", file.display()));
-    let opened = std::fs::File::open(file).map_err(unreadable)?;
-    let mut bytes = Vec::new();
-    opened
-        .take(limit as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    if bytes.len() > limit {
-        return Err(Error::Usage(format!(
-            "{}: the query is longer than {limit} bytes",
-            file.display()
-        )));
-    }
+    let limit = crate::engine::MAX_QUERY_BYTES as u64;
+    let bytes = crate::input::read_capped(file, limit, "query file")?;
     String::from_utf8(bytes)
         .map_err(|_| Error::Usage(format!("{}: the query is not UTF-8", file.display())))
 }
