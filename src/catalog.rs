@@ -25,8 +25,8 @@ use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, CRAWL_DECISION_SET};
 
 /// `crawldb`: the stored crawldb, or an empty one before the first inject.
 pub async fn crawldb(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
-    if crawl.has_crawldb() {
-        segment(engine, "crawldb", &crawl.crawldb(), &CRAWLDB).await
+    if let Some(dir) = crawl.crawldb() {
+        segment(engine, "crawldb", &dir, &CRAWLDB).await
     } else {
         engine.register_empty("crawldb", CRAWLDB.clone())
     }
@@ -34,8 +34,7 @@ pub async fn crawldb(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
 
 /// `hosts`: what fetch keeps per host (empty if no fetch wrote it yet).
 pub async fn hosts(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
-    let dir = crawl.hosts();
-    if dir.is_dir() {
+    if let Some(dir) = crawl.hosts() {
         segment(engine, "hosts", &dir, &HOSTS).await
     } else {
         engine.register_empty("hosts", HOSTS.clone())

@@ -115,14 +115,45 @@ impl Error {
         move |source| Error::Sql { context, source }
     }
 
-    /// Exit code for this error: 2 for bad input, 3 for "nothing to do",
-    /// 4 when another process is writing the crawl, 1 otherwise.
+    /// Exit code for this error: 2 for bad input (a bad value or query, a
+    /// path that is missing, not allowed or of the wrong kind, a corrupt
+    /// segment or `crawl.json`, a broken `--sql-dir` file), 3 for "nothing to
+    /// do", 4 when another process is writing the crawl, 1 otherwise (a full
+    /// disk, a failed fetch round, a bug).
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Usage(_) | Error::NotACrawl { .. } => 2,
+            Error::Usage(_)
+            | Error::NotACrawl { .. }
+            | Error::SegmentRead { .. }
+            | Error::MissingSql { .. }
+            | Error::WebGraph { .. } => 2,
+            Error::Io { source, .. } if bad_path(source.kind()) => 2,
+            Error::Sql { source, .. } if bad_query(source) => 2,
             Error::NothingToDo(_) => 3,
             Error::Locked { .. } => 4,
             _ => 1,
         }
     }
+}
+
+/// An I/O error that says the path given is wrong, not the machine.
+fn bad_path(kind: std::io::ErrorKind) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(
+        kind,
+        NotFound
+            | PermissionDenied
+            | NotADirectory
+            | IsADirectory
+            | AlreadyExists
+            | InvalidInput
+            | InvalidData
+    )
+}
+
+/// A query that cannot be parsed or planned (a user's query, or a broken
+/// `--sql-dir` file), as opposed to one that failed while running.
+fn bad_query(e: &datafusion::error::DataFusionError) -> bool {
+    use datafusion::error::DataFusionError::*;
+    matches!(e.find_root(), SQL(..) | Plan(_) | SchemaError(..))
 }

@@ -11,8 +11,7 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema};
 
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
-use crate::store::schema::CRAWLDB;
-use crate::store::{CrawlConfig, CrawlDir, CrawlLimits, SegmentWriter};
+use crate::store::{CrawlConfig, CrawlDir, CrawlLimits};
 use crate::urls;
 
 /// A seeds-file line that is not an http(s) URL.
@@ -125,15 +124,10 @@ pub async fn run(
             &Params::new().set("round", merged.0 as i32),
         )
         .await?;
-    let staged = engine
-        .write(
-            df,
-            SegmentWriter::create(&crawl.crawldb(), CRAWLDB.clone())?,
-        )
-        .await?;
+    let staged = engine.write(df, crawl.crawldb_writer()?).await?;
     let known_before = engine.count_rows("crawldb", None).await?;
     let injected = staged.rows - known_before;
-    crawl.swap_crawldb(&staged.temp_dir, merged)?;
+    crawl.swap_crawldb(staged, merged)?;
     let report = InjectReport {
         seeds: seeds.len(),
         injected,

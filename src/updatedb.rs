@@ -7,7 +7,7 @@
 use crate::catalog::{self, AfterRound};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
-use crate::store::schema::{CRAWLDB, DECISIONS};
+use crate::store::schema::DECISIONS;
 use crate::store::{CrawlConfig, CrawlDir, Phase, SegmentWriter};
 use crate::strategy::{Learned, LinkSelection};
 
@@ -87,14 +87,9 @@ pub async fn run(
     let merged = engine
         .query_file("steps/merge_crawldb.sql", &params)
         .await?;
-    let staged = engine
-        .write(
-            merged,
-            SegmentWriter::create(&crawl.crawldb(), CRAWLDB.clone())?,
-        )
-        .await?;
+    let staged = engine.write(merged, crawl.crawldb_writer()?).await?;
     let crawldb_urls = staged.rows;
-    crawl.swap_crawldb(&staged.temp_dir, round)?;
+    crawl.swap_crawldb(staged, round)?;
     let report = UpdateReport {
         round: round.0,
         links,

@@ -30,8 +30,9 @@ pub(super) fn session_config(base: SessionConfig) -> SessionConfig {
     // (stage ids in the thousands for a three-page round): the static one.
     base.upgrade_for_ballista()
         .set_bool("ballista.planner.adaptive.enabled", false)
-        // Segments are replaced under the same names (crawldb/part-0.parquet
-        // every round): no statistics kept from one job for the next.
+        // Each query's tables are listed afresh (a crawldb version lives
+        // only until it is replaced): no statistics kept from one job for
+        // the next.
         .set_bool("ballista.scheduler.share_file_statistics_cache", false)
         .with_ballista_logical_extension_codec(Arc::new(MemTableCodec::default()))
 }

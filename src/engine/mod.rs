@@ -364,8 +364,7 @@ fn session_config() -> SessionConfig {
 /// A context with `config`, a memory pool of `memory_limit` bytes that
 /// spills to disk, and langcrawl's SQL functions. Without `file_caches`, no
 /// file listings, statistics or Parquet footers are kept between queries:
-/// Ballista's tasks would read a segment replaced under the same name
-/// (crawldb/part-0.parquet, every round) with the old one's footer.
+/// a table's folder holds other files from one round to the next.
 pub(crate) fn local_context(
     config: SessionConfig,
     memory_limit: usize,

@@ -47,17 +47,20 @@ impl HostRecord {
 
 /// The rows of `hosts` (the others are not read into memory).
 pub fn load(crawl: &CrawlDir, hosts: &HashSet<&str>) -> Result<HashMap<String, HostRecord>> {
-    let records = read_records(&crawl.hosts(), |host| hosts.contains(host))?;
+    let records = read_records(crawl.hosts().as_deref(), |host| hosts.contains(host))?;
     Ok(records.into_iter().map(|r| (r.host.clone(), r)).collect())
 }
 
 /// The rows of the hosts table in `dir` whose host `keep` names (none if
 /// there is no table yet); the others are not decoded.
-fn read_records(dir: &std::path::Path, keep: impl Fn(&str) -> bool) -> Result<Vec<HostRecord>> {
+fn read_records(
+    dir: Option<&std::path::Path>,
+    keep: impl Fn(&str) -> bool,
+) -> Result<Vec<HostRecord>> {
     let mut found = Vec::new();
-    if !dir.is_dir() {
+    let Some(dir) = dir else {
         return Ok(found);
-    }
+    };
     for batch in read_batches(dir, 1024)? {
         let batch = batch?;
         let names = column::<StringArray>(&batch, "host")?;
@@ -73,10 +76,10 @@ fn read_records(dir: &std::path::Path, keep: impl Fn(&str) -> bool) -> Result<Ve
 /// Rewrites the table: the old rows of other hosts that are still current,
 /// then `records` (those still current at `now_ms`).
 pub fn save(crawl: &CrawlDir, records: &[HostRecord], now_ms: i64) -> Result<()> {
-    let dir = crawl.hosts();
-    let mut writer = SegmentWriter::create(&dir, HOSTS.clone())?;
+    let table = crawl.hosts_table();
+    let mut writer = SegmentWriter::create(&table.next_version()?, HOSTS.clone())?;
     let ours: HashSet<&str> = records.iter().map(|r| r.host.as_str()).collect();
-    if dir.is_dir() {
+    if let Some(dir) = crawl.hosts() {
         for batch in read_batches(&dir, 1024)? {
             let batch = batch?;
             let keep = (0..batch.num_rows())
@@ -96,8 +99,7 @@ pub fn save(crawl: &CrawlDir, records: &[HostRecord], now_ms: i64) -> Result<()>
     for chunk in current.chunks(256) {
         writer.write(&encode(chunk, now_ms))?;
     }
-    writer.finish()?.replace()?;
-    Ok(())
+    table.commit(writer.finish()?)
 }
 
 /// Takes back the hosts tables of a split round's parts: from part `i`,
@@ -106,7 +108,9 @@ pub fn save(crawl: &CrawlDir, records: &[HostRecord], now_ms: i64) -> Result<()>
 pub fn gather(crawl: &CrawlDir, parts: &[CrawlDir], part_of: &dyn Fn(&str) -> usize) -> Result<()> {
     let mut records = Vec::new();
     for (i, part) in parts.iter().enumerate() {
-        records.extend(read_records(&part.hosts(), |host| part_of(host) == i)?);
+        records.extend(read_records(part.hosts().as_deref(), |host| {
+            part_of(host) == i
+        })?);
     }
     save(crawl, &records, super::backoff::now_ms())
 }
@@ -252,6 +256,8 @@ mod tests {
         save(&crawl, &[again.clone()], now + 1).unwrap();
         let loaded = load(&crawl, &all).unwrap();
         assert_eq!((loaded["a.jp"].failures, loaded.len()), (2, 2));
-        assert!(!crawl.hosts().with_file_name("hosts.tmp").exists());
+        // The pointer and the one version: the older one is removed.
+        let entries = std::fs::read_dir(crawl.hosts_table().dir()).unwrap();
+        assert_eq!(entries.count(), 2);
     }
 }

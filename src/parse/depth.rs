@@ -44,7 +44,7 @@ const RAW_TEXT: [&str; 7] = [
 /// removed; borrowed when nothing nests that deep.
 pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
     let mut out: Option<String> = None;
-    let mut depth = 0usize;
+    let mut open = OpenElements::default();
     let mut copied = 0;
     let mut at = 0;
     let bytes = html.as_bytes();
@@ -68,12 +68,12 @@ pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
             continue;
         }
         let deep = if tag.closing {
-            let deep = depth > max;
-            depth = depth.saturating_sub(1);
+            let deep = open.depth() > max;
+            open.close(&tag.name);
             deep
         } else {
-            depth += 1;
-            depth > max
+            open.open(&tag.name);
+            open.depth() > max
         };
         if deep && !KEPT.contains(&tag.name.as_str()) {
             let text = out.get_or_insert_with(|| String::with_capacity(html.len()));
@@ -90,6 +90,107 @@ pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
         Some(mut text) => {
             text.push_str(&html[copied..]);
             Cow::Owned(text)
+        }
+    }
+}
+
+/// Containers of the HTML "special" category (§13.2.4.2) that nest: an
+/// end tag of another element never closes past one of them.
+const SPECIAL: [&str; 44] = [
+    "address",
+    "applet",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "button",
+    "caption",
+    "center",
+    "details",
+    "dir",
+    "div",
+    "dl",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "header",
+    "hgroup",
+    "html",
+    "listing",
+    "main",
+    "marquee",
+    "menu",
+    "nav",
+    "object",
+    "ol",
+    "pre",
+    "search",
+    "section",
+    "select",
+    "summary",
+    "table",
+    "template",
+    "ul",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "iframe",
+    "noscript",
+];
+
+/// How far below the current element an end tag of a non-special element
+/// is looked for (the tree builder walks until a special element).
+const PHRASING_REACH: usize = 64;
+
+/// The counted elements open at a point of the page, as the tree builder
+/// keeps them: an end tag of a special container closes it and every
+/// element opened after it; that of another element closes it only if no
+/// special container was opened after it (else the builder ignores it or
+/// reparents, and the depth stays); an end tag of no open element closes
+/// nothing (`<div></b>` repeated nests as deep as `<div>` alone).
+#[derive(Default)]
+struct OpenElements {
+    stack: Vec<String>,
+    open: std::collections::HashMap<String, usize>,
+}
+
+impl OpenElements {
+    fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    fn open(&mut self, name: &str) {
+        self.stack.push(name.to_string());
+        *self.open.entry(name.to_string()).or_default() += 1;
+    }
+
+    fn close(&mut self, name: &str) {
+        if self.open.get(name).is_none_or(|&n| n == 0) {
+            return;
+        }
+        let closes = SPECIAL.contains(&name)
+            || self
+                .stack
+                .iter()
+                .rev()
+                .take(PHRASING_REACH)
+                .take_while(|open| open.as_str() == name || !SPECIAL.contains(&open.as_str()))
+                .any(|open| open == name);
+        if !closes {
+            return;
+        }
+        while let Some(top) = self.stack.pop() {
+            if let Some(n) = self.open.get_mut(&top) {
+                *n -= 1;
+            }
+            if top == name {
+                return;
+            }
         }
     }
 }

@@ -31,6 +31,7 @@ fn real_pages_are_left_as_they_are() {
             matches!(bounded(&page, MAX_DEPTH), std::borrow::Cow::Borrowed(_)),
             "{name} was changed"
         );
+        assert!(!extract(&page).nesting_cut, "{name}");
     }
 }
 
@@ -51,6 +52,7 @@ fn a_deep_page_keeps_its_text_and_links_and_nests_no_deeper_than_the_bound() {
     assert_eq!(flat.matches("<div>").count(), MAX_DEPTH - 2);
     assert_eq!(flat.matches("</div>").count(), MAX_DEPTH - 2);
     let extracted = extract(&page);
+    assert!(extracted.nesting_cut, "the page is marked as cut");
     assert!(
         extracted.text.contains("deep text bottom"),
         "{}",
@@ -58,6 +60,31 @@ fn a_deep_page_keeps_its_text_and_links_and_nests_no_deeper_than_the_bound() {
     );
     assert_eq!(extracted.links.len(), 1);
     assert_eq!(extracted.links[0].href, "/bottom");
+}
+
+#[test]
+fn end_tags_of_elements_not_open_do_not_undo_the_depth() {
+    // `</b>` with no `<b>` open closes nothing in the tree builder: counted
+    // as a close, it let 100,000 `<div>`s through (100 s in detect).
+    for stray in ["</b>", "</span>", "</font>"] {
+        let page = format!(
+            "<body>{}text</body>",
+            format!("<div>{stray}").repeat(100_000)
+        );
+        let flat = bounded(&page, MAX_DEPTH);
+        assert!(flat.matches("<div>").count() < MAX_DEPTH, "{stray}");
+    }
+}
+
+/// How deep the tree the HTML builder makes of `html` nests.
+fn tree_depth(html: &str) -> usize {
+    let document = scraper::Html::parse_document(html);
+    document
+        .tree
+        .nodes()
+        .map(|node| node.ancestors().count())
+        .max()
+        .unwrap_or(0)
 }
 
 #[test]
@@ -121,6 +148,26 @@ proptest! {
     fn any_input_loses_only_tags_and_never_links(html in "\\PC{0,400}") {
         let flat = bounded(&html, 4);
         prop_assert_eq!(hrefs(&flat), hrefs(&html));
+    }
+
+    #[test]
+    fn start_and_stray_end_tags_in_any_order_nest_no_deeper_than_the_bound(
+        tokens in prop::collection::vec(
+            prop_oneof![
+                Just("<div>"), Just("</div>"), Just("<span>"), Just("</span>"),
+                Just("<b>"), Just("</b>"), Just("</i>"), Just("<section>"), Just("x"),
+            ],
+            0..3000,
+        ),
+        max in 1usize..32,
+    ) {
+        let page = tokens.concat();
+        let flat = bounded(&page, max);
+        // On top of the counted containers come html and body, and the
+        // formatting elements the builder reopens by itself (HTML §13.2.4.3:
+        // up to three `<b>`s reconstructed in each block): a bound in
+        // proportion to `max`, whatever the input's length.
+        prop_assert!(tree_depth(&flat) <= 4 * max + 16, "{}", tree_depth(&flat));
     }
 
     #[test]

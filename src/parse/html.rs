@@ -101,6 +101,9 @@ pub struct Extracted {
     /// `<meta name=robots content=nofollow>`: no link of the page is endorsed.
     pub nofollow_all: bool,
     pub links: Vec<RawLink>,
+    /// The page nested deeper than [`MAX_DEPTH`](super::depth::MAX_DEPTH)
+    /// and lost the deeper containers' tags.
+    pub nesting_cut: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -124,6 +127,7 @@ pub struct RawLink {
 pub fn extract(html: &str) -> Extracted {
     // nesting bounded first: the tree builder's work grows with the depth
     let html = super::depth::bounded(html, super::depth::MAX_DEPTH);
+    let nesting_cut = matches!(html, std::borrow::Cow::Owned(_));
     let document = Html::parse_document(&html);
     let mut walk = Walk::default();
     walk.visit(document.tree.root());
@@ -157,6 +161,7 @@ pub fn extract(html: &str) -> Extracted {
         nofollow_all,
         text: walk.text,
         links,
+        nesting_cut,
     }
 }
 

@@ -45,6 +45,8 @@ pub struct PageRow {
     pub digest: Option<String>,
     pub outlinks: i32,
     pub error: Option<String>,
+    /// The limits the page was parsed within, when one cut it (`nesting`).
+    pub limits: Option<&'static str>,
 }
 
 /// The row of a page whose parse failed with `error`.
@@ -85,6 +87,7 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
     );
     let src_lang = page_lang.lang.as_deref();
     let links = outlinks::page_links(input, Some(&extracted), &headers, src_lang, target);
+    let nesting_cut = extracted.nesting_cut;
     let page = PageRow {
         url: input.url.to_string(),
         host: input.host.to_string(),
@@ -108,6 +111,7 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
         digest: Some(digest(bytes)),
         outlinks: outlinks::destinations(&links) as i32,
         error: None,
+        limits: nesting_cut.then_some("nesting"),
     };
     Parsed {
         page: Some(page),

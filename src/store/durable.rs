@@ -41,6 +41,14 @@ pub fn rename_synced(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
+/// `to` as a hard link to `from`, or a copy where links are not possible.
+pub fn link_or_copy(from: &Path, to: &Path) -> Result<()> {
+    if std::fs::hard_link(from, to).is_err() {
+        std::fs::copy(from, to).map_err(Error::io(from))?;
+    }
+    Ok(())
+}
+
 /// The crash-safety tests' hook: every commit of the crate is a rename
 /// through [`rename_synced`], so killing a process at each of its renames
 /// tests every state a crash can leave. `LANGCRAWL_CRASH_AT_RENAME=N:before`

@@ -1,14 +1,17 @@
 //! The crawl directory: where `crawl.json`, the crawldb and each round's
-//! segments live, which rounds exist, the crawldb swap (current → old), and
+//! segments live, which rounds exist, the crawldb's versions, and
 //! the two ways to open a crawl: as its one writer (under the lock, with
 //! recovery) or read-only (no lock, nothing moved or deleted).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use super::durable::{rename_synced, sync_dir, write_synced};
+use super::durable::write_synced;
 use super::lock::{self, WriterLock};
+use super::schema::CRAWLDB as CRAWLDB_SCHEMA;
+use super::segment::{SegmentWriter, Staged};
+use super::versioned::{Pin, VersionedTable};
 use crate::error::{Error, Result};
 
 /// A round's number; its folder name is the number padded to five digits,
@@ -158,6 +161,7 @@ impl Phase {
 const CRAWL_JSON: &str = "crawl.json";
 const CRAWLDB: &str = "crawldb";
 pub(super) const CRAWLDB_OLD: &str = "crawldb.old";
+const HOSTS: &str = "hosts";
 /// Written into the crawldb folder: the last round merged into it.
 const MERGED_ROUND: &str = "_merged_round";
 /// Marks a folder being written; removed (or left behind by a crash).
@@ -186,6 +190,15 @@ pub fn valid_set_name(name: &str) -> bool {
 pub struct CrawlDir {
     root: PathBuf,
     lock: Option<Arc<WriterLock>>,
+    /// A reader's versions of the crawldb and the hosts table, pinned when
+    /// first read and held until the last clone is dropped.
+    pins: Arc<ReadPins>,
+}
+
+#[derive(Debug, Default)]
+struct ReadPins {
+    crawldb: OnceLock<Option<Pin>>,
+    hosts: OnceLock<Option<Pin>>,
 }
 
 impl CrawlDir {
@@ -205,6 +218,7 @@ impl CrawlDir {
         let crawl = CrawlDir {
             root: root.into(),
             lock: None,
+            pins: Arc::default(),
         };
         if !crawl.crawl_json().is_file() {
             return Err(Error::NotACrawl { path: crawl.root });
@@ -217,7 +231,12 @@ impl CrawlDir {
     pub fn create(root: impl Into<PathBuf>) -> Result<Self> {
         let root = root.into();
         std::fs::create_dir_all(&root).map_err(Error::io(&root))?;
-        CrawlDir { root, lock: None }.lock_and_recover()
+        CrawlDir {
+            root,
+            lock: None,
+            pins: Arc::default(),
+        }
+        .lock_and_recover()
     }
 
     fn lock_and_recover(mut self) -> Result<Self> {
@@ -239,24 +258,38 @@ impl CrawlDir {
         self.root.join(CRAWL_JSON)
     }
 
-    /// The current crawldb folder (for a reader during a swap, the
-    /// previous one until the new one is in place).
-    /// The hosts table: robots.txt answers and back-off per host.
-    pub fn hosts(&self) -> PathBuf {
-        self.root.join("hosts")
+    /// The hosts table (robots.txt answers and back-off per host).
+    pub fn hosts_table(&self) -> VersionedTable {
+        VersionedTable::new(self.root.join(HOSTS))
     }
 
-    pub fn crawldb(&self) -> PathBuf {
-        let current = self.root.join(CRAWLDB);
-        let old = self.root.join(CRAWLDB_OLD);
-        if self.is_read_only() && !current.exists() && old.is_dir() {
-            return old;
+    /// The crawldb (one row per known URL).
+    pub fn crawldb_table(&self) -> VersionedTable {
+        VersionedTable::new(self.root.join(CRAWLDB))
+    }
+
+    /// The hosts table's current folder (a reader's: the version it
+    /// pinned), `None` before fetch first wrote it.
+    pub fn hosts(&self) -> Option<PathBuf> {
+        self.version_of(&self.hosts_table(), &self.pins.hosts)
+    }
+
+    /// The crawldb's current folder (a reader's: the version it pinned,
+    /// kept whole however often a writer replaces it), `None` before inject.
+    pub fn crawldb(&self) -> Option<PathBuf> {
+        self.version_of(&self.crawldb_table(), &self.pins.crawldb)
+    }
+
+    fn version_of(&self, table: &VersionedTable, pin: &OnceLock<Option<Pin>>) -> Option<PathBuf> {
+        if !self.is_read_only() {
+            return table.current().ok().flatten();
         }
-        current
+        let pinned = pin.get_or_init(|| table.pin().ok().flatten());
+        pinned.as_ref().map(|p| p.dir.clone())
     }
 
     pub fn has_crawldb(&self) -> bool {
-        self.crawldb().is_dir()
+        self.crawldb().is_some()
     }
 
     pub fn round_dir(&self, round: RoundId) -> PathBuf {
@@ -381,7 +414,9 @@ impl CrawlDir {
 
     /// The last round whose results are in the crawldb (0 after inject).
     pub fn merged_round(&self) -> Result<RoundId> {
-        let path = self.crawldb().join(MERGED_ROUND);
+        let Some(path) = self.crawldb().map(|dir| dir.join(MERGED_ROUND)) else {
+            return Ok(RoundId(0));
+        };
         if !path.exists() {
             return Ok(RoundId(0));
         }
@@ -395,31 +430,28 @@ impl CrawlDir {
             })
     }
 
-    /// Makes `staged` (a finished crawldb folder) the current crawldb: the
-    /// current one becomes `crawldb.old` until the new one is in place.
-    /// Every file is on disk before a rename.
-    pub fn swap_crawldb(&self, staged: &Path, merged: RoundId) -> Result<()> {
+    /// A writer for the crawldb's next version.
+    pub fn crawldb_writer(&self) -> Result<SegmentWriter> {
+        SegmentWriter::create(
+            &self.crawldb_table().next_version()?,
+            CRAWLDB_SCHEMA.clone(),
+        )
+    }
+
+    /// Makes `staged` (from [`crawldb_writer`](Self::crawldb_writer)) the
+    /// current crawldb, with `merged` its last merged round.
+    pub fn swap_crawldb(&self, staged: Staged, merged: RoundId) -> Result<()> {
         if self.is_read_only() {
             return Err(Error::ReadOnly {
                 crawl: self.root.clone(),
                 what: "the crawldb cannot be replaced".into(),
             });
         }
-        let marker = staged.join(MERGED_ROUND);
-        write_synced(&marker, merged.0.to_string().as_bytes())?;
-        sync_dir(staged)?;
-        let (current, old) = (self.crawldb(), self.root.join(CRAWLDB_OLD));
-        if old.exists() {
-            std::fs::remove_dir_all(&old).map_err(Error::io(&old))?;
-        }
-        if current.exists() {
-            rename_synced(&current, &old)?;
-        }
-        rename_synced(staged, &current)?;
-        if old.exists() {
-            std::fs::remove_dir_all(&old).map_err(Error::io(&old))?;
-        }
-        Ok(())
+        write_synced(
+            &staged.temp_dir.join(MERGED_ROUND),
+            merged.0.to_string().as_bytes(),
+        )?;
+        self.crawldb_table().commit(staged)
     }
 }
 

@@ -24,11 +24,13 @@ fn round_ids_sort_lexically_and_parse_back() {
     assert_eq!(RoundId::from_dir_name("0001"), None);
 }
 
-/// A crawl whose crawldb swap was cut short, with the temp folder `temp`.
+/// A crawl of the layout before versions whose crawldb swap was cut
+/// short, with the temp folder `temp`.
 fn crawl_mid_swap(temp: &str) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join(CRAWL_JSON), "{}").unwrap();
     std::fs::create_dir(tmp.path().join(CRAWLDB_OLD)).unwrap();
+    std::fs::write(tmp.path().join(CRAWLDB_OLD).join("part-0.parquet"), "").unwrap();
     std::fs::create_dir_all(tmp.path().join(temp)).unwrap();
     tmp
 }
@@ -42,12 +44,18 @@ fn an_interrupted_swap_is_undone_on_open() {
 }
 
 #[test]
-fn a_reader_moves_and_deletes_nothing_and_reads_the_previous_crawldb_mid_swap() {
+fn a_reader_moves_and_deletes_nothing_and_may_not_replace_the_crawldb() {
     let tmp = crawl_mid_swap("00001/fetch.tmp-1");
     let reader = CrawlDir::open_read_only(tmp.path()).unwrap();
     assert!(reader.is_read_only());
-    assert_eq!(reader.crawldb(), tmp.path().join(CRAWLDB_OLD));
-    assert!(reader.swap_crawldb(tmp.path(), RoundId(1)).is_err());
+    assert_eq!(reader.crawldb(), None);
+    let staged = Staged {
+        temp_dir: tmp.path().join("00001/fetch.tmp-1"),
+        file: tmp.path().join("00001/fetch.tmp-1/part-0.parquet"),
+        final_dir: tmp.path().join(CRAWLDB),
+        rows: 0,
+    };
+    assert!(reader.swap_crawldb(staged, RoundId(1)).is_err());
     assert!(tmp.path().join("00001/fetch.tmp-1").exists());
     assert!(!tmp.path().join(CRAWLDB).exists());
     assert!(!tmp.path().join(lock::LOCK_FILE).exists(), "no lock taken");

@@ -10,6 +10,7 @@ mod recover;
 pub mod rows;
 pub mod schema;
 pub mod segment;
+pub mod versioned;
 
 pub use crawl_json::{CrawlConfig, CrawlLimits, Stopped, StrategyParams};
 pub use layout::{valid_set_name, CrawlDir, Phase, RoundId, RoundRange, CRAWL_DECISION_SET};

@@ -14,7 +14,7 @@ use datafusion::arrow::array::{BooleanArray, StringArray};
 use datafusion::arrow::compute::filter_record_batch;
 use twox_hash::XxHash64;
 
-use super::durable::rename_synced;
+use super::durable::{link_or_copy, rename_synced};
 use super::layout::temp_dir_for;
 use super::rows::column;
 use super::{read_batches, CrawlDir, Phase, RoundId, SegmentWriter};
@@ -63,7 +63,9 @@ pub fn split(crawl: &CrawlDir, round: RoundId, n: usize) -> Result<()> {
         let part_crawl = CrawlDir::create(&root)?;
         std::fs::copy(crawl.crawl_json(), part_crawl.crawl_json())
             .map_err(Error::io(crawl.crawl_json()))?;
-        copy_files(&crawl.hosts(), &part_crawl.hosts())?;
+        if let Some(hosts) = crawl.hosts_table().current()? {
+            part_crawl.hosts_table().adopt_files(&hosts)?;
+        }
         std::fs::create_dir_all(part_crawl.round_dir(round))
             .map_err(Error::io(part_crawl.round_dir(round)))?;
         let fetchlist = part_crawl.segment(round, Phase::Fetchlist);
@@ -84,27 +86,6 @@ pub fn split(crawl: &CrawlDir, round: RoundId, n: usize) -> Result<()> {
         writer.finish()?.commit()?;
     }
     rename_synced(&staging, &final_dir)
-}
-
-/// Hard-links (or copies) the files of folder `from` into a new folder `to`.
-fn copy_files(from: &Path, to: &Path) -> Result<()> {
-    if !from.is_dir() {
-        return Ok(());
-    }
-    std::fs::create_dir_all(to).map_err(Error::io(to))?;
-    for entry in std::fs::read_dir(from).map_err(Error::io(from))? {
-        let path = entry.map_err(Error::io(from))?.path();
-        link_or_copy(&path, &to.join(path.file_name().unwrap_or_default()))?;
-    }
-    Ok(())
-}
-
-/// `to` as a hard link to `from`, or a copy where links are not possible.
-fn link_or_copy(from: &Path, to: &Path) -> Result<()> {
-    if std::fs::hard_link(from, to).is_err() {
-        std::fs::copy(from, to).map_err(Error::io(from))?;
-    }
-    Ok(())
 }
 
 /// Part `part` of the latest round of the crawl at `root`, opened to be

@@ -3,10 +3,11 @@
 //! process left halfway is finished or undone, and what it was writing is
 //! removed.
 //!
-//! - crawldb: `crawldb` gone and `crawldb.old` there → the old one goes
-//!   back (the round is merged again); both there → the new one is whole
-//!   (it is renamed in complete), the old one is removed.
-//! - a replaced segment or table (`hosts`, a round's `model`, …): `NAME`
+//! - the crawldb and the hosts table (versioned, `store::versioned`):
+//!   half-written versions and pointer removed, old versions no reader
+//!   holds removed; a crawl from before versions has its tables turned into
+//!   first versions (and a `crawldb.old` swap of that layout finished).
+//! - a replaced segment (a round's `model`, …): `NAME`
 //!   gone and `NAME.tmp-PID-old` there → the old one goes back: the phase
 //!   that was replacing it had not committed and runs again.
 //! - temp folders (`NAME.tmp-PID`, a killed phase's half-written output)
@@ -15,7 +16,7 @@
 //! A crawl with rounds and no crawldb (or one emptied of its files) is
 //! damage, not a new crawl: it is refused, with how to recover.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::durable::rename_synced;
 use super::layout::{ASIDE_MARK, CRAWLDB_OLD, TEMP_MARK};
@@ -25,35 +26,48 @@ use crate::error::{Error, Result};
 
 /// Finishes or undoes what a killed writer left halfway in `crawl`.
 pub(super) fn recover(crawl: &CrawlDir) -> Result<()> {
-    let (current, old) = (crawl.crawldb(), crawl.root().join(CRAWLDB_OLD));
-    if !current.exists() && old.exists() {
-        rename_synced(&old, &current)?;
-    } else if old.exists() {
-        std::fs::remove_dir_all(&old).map_err(Error::io(&old))?;
-    }
+    undo_unversioned_swap(crawl)?;
     let json_temp = crawl.crawl_json().with_extension("json.tmp");
     if json_temp.exists() {
         std::fs::remove_file(&json_temp).map_err(Error::io(&json_temp))?;
     }
     clean(crawl.root())?;
+    crawl.crawldb_table().recover()?;
+    crawl.hosts_table().recover()?;
     let rounds = crawl.rounds()?;
     for &round in &rounds {
         clean(&crawl.round_dir(round))?;
     }
     match rounds.last() {
-        Some(last) if !has_parquet(&crawl.crawldb()) && !super::parts::is_part(crawl.root()) => Err(Error::Usage(format!(
+        Some(last) if !has_parquet(crawl.crawldb()) && !super::parts::is_part(crawl.root()) => Err(Error::Usage(format!(
             "{}: rounds up to {last} exist but the crawldb is missing or empty — the crawl is \
              damaged, not new; restore {} from a backup, or move the round folders away to start again",
             crawl.root().display(),
-            crawl.crawldb().display()
+            crawl.crawldb_table().dir().display()
         ))),
         _ => Ok(()),
     }
 }
 
+/// A crawl written before the crawldb had versions swapped it through
+/// `crawldb.old`: `crawldb` gone and `crawldb.old` there → the old one goes
+/// back (the round is merged again); both there → the old one is removed.
+fn undo_unversioned_swap(crawl: &CrawlDir) -> Result<()> {
+    let (current, old) = (
+        crawl.crawldb_table().dir().to_path_buf(),
+        crawl.root().join(CRAWLDB_OLD),
+    );
+    if !current.exists() && old.exists() {
+        rename_synced(&old, &current)?;
+    } else if old.exists() {
+        std::fs::remove_dir_all(&old).map_err(Error::io(&old))?;
+    }
+    Ok(())
+}
+
 /// True if `dir` holds a Parquet file.
-fn has_parquet(dir: &Path) -> bool {
-    part_files(dir).is_ok_and(|files| !files.is_empty())
+fn has_parquet(dir: Option<PathBuf>) -> bool {
+    dir.is_some_and(|dir| part_files(&dir).is_ok_and(|files| !files.is_empty()))
 }
 
 /// In `dir`: puts back each segment moved aside whose replacement never
@@ -104,8 +118,12 @@ mod tests {
         tmp
     }
 
+    /// The file `v` of the table `dir` (of its current version, once it
+    /// has versions).
     fn version(tmp: &tempfile::TempDir, dir: &str) -> String {
-        fs::read_to_string(tmp.path().join(dir).join("v")).unwrap()
+        let dir = tmp.path().join(dir);
+        let current = fs::read_to_string(dir.join("CURRENT")).unwrap_or_default();
+        fs::read_to_string(dir.join(current).join("v")).unwrap()
     }
 
     #[test]

@@ -159,6 +159,10 @@ pub static PARSE: LazyLock<SchemaRef> = LazyLock::new(|| {
         // replay counts the pages of its `target_class` as relevant); NULL
         // in a live crawl
         utf8("class", true),
+        // the limits the page was parsed within, when one cut it:
+        // `nesting` (containers nested deeper than parse's bound lost their
+        // tags, not their text or links); NULL for a page parsed whole
+        utf8("limits", true),
     ]))
 });
 

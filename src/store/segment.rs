@@ -6,6 +6,8 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use datafusion::arrow::array::{new_null_array, ArrayRef, RecordBatch};
 use datafusion::arrow::compute::cast;
@@ -19,18 +21,29 @@ use super::durable::{rename_synced, sync_dir, sync_file};
 use super::layout::{aside_for, temp_dir_for};
 use crate::error::{Error, Result};
 
-const PART_FILE: &str = "part-0.parquet";
+/// A new name for a segment's Parquet file, never used before: a file is
+/// never replaced under its name, so a reader holding an old listing finds
+/// the file gone rather than another file in its place.
+fn new_part_file_name() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!("part-{nanos:x}-{:x}-{n}.parquet", std::process::id())
+}
 
 /// A row group is closed when the writer holds this many bytes for it.
 pub const ROW_GROUP_BYTES: usize = 32 << 20;
 /// A row group is closed at this many rows, whatever their size.
 pub const ROW_GROUP_ROWS: usize = 128 * 1024;
 
-/// Writes one segment: rows go to `<segment>.tmp-<pid>/part-0.parquet`;
+/// Writes one segment: rows go to `<segment>.tmp-<pid>/part-<new name>.parquet`;
 /// [`SegmentWriter::finish`] closes the file and returns the staged folder.
 pub struct SegmentWriter {
     final_dir: PathBuf,
     temp_dir: PathBuf,
+    file: PathBuf,
     schema: SchemaRef,
     writer: ArrowWriter<File>,
     rows: usize,
@@ -41,6 +54,8 @@ pub struct SegmentWriter {
 #[must_use = "a staged segment must be committed"]
 pub struct Staged {
     pub temp_dir: PathBuf,
+    /// The Parquet file in `temp_dir`.
+    pub file: PathBuf,
     pub final_dir: PathBuf,
     pub rows: usize,
 }
@@ -49,7 +64,7 @@ impl Staged {
     /// Renames the staged folder's one Parquet file to `file` (replacing
     /// it) and removes the folder: a table exported as a single file.
     pub fn commit_file(self, file: &Path) -> Result<usize> {
-        rename_synced(&self.temp_dir.join(PART_FILE), file)?;
+        rename_synced(&self.file, file)?;
         std::fs::remove_dir(&self.temp_dir).map_err(Error::io(&self.temp_dir))?;
         Ok(self.rows)
     }
@@ -99,7 +114,7 @@ impl SegmentWriter {
             std::fs::remove_dir_all(&temp_dir).map_err(Error::io(&temp_dir))?;
         }
         std::fs::create_dir_all(&temp_dir).map_err(Error::io(&temp_dir))?;
-        let path = temp_dir.join(PART_FILE);
+        let path = temp_dir.join(new_part_file_name());
         let file = File::create(&path).map_err(Error::io(&path))?;
         let props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
@@ -111,6 +126,7 @@ impl SegmentWriter {
         Ok(SegmentWriter {
             final_dir: final_dir.to_path_buf(),
             temp_dir,
+            file: path,
             schema,
             writer,
             rows: 0,
@@ -146,7 +162,7 @@ impl SegmentWriter {
     /// Closes the file, flushes it and its folder to disk, and returns the
     /// staged segment.
     pub fn finish(self) -> Result<Staged> {
-        let path = self.temp_dir.join(PART_FILE);
+        let path = self.file;
         let file = self
             .writer
             .into_inner()
@@ -155,6 +171,7 @@ impl SegmentWriter {
         sync_dir(&self.temp_dir)?;
         Ok(Staged {
             temp_dir: self.temp_dir,
+            file: path,
             final_dir: self.final_dir,
             rows: self.rows,
         })
@@ -357,7 +374,7 @@ mod tests {
 
     /// The row groups of a committed one-file segment: (rows, bytes).
     fn row_groups(dir: &Path) -> Vec<(i64, i64)> {
-        let file = File::open(dir.join(PART_FILE)).unwrap();
+        let file = File::open(&part_files(dir).unwrap()[0]).unwrap();
         let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
         let groups = builder.metadata().row_groups();
         groups

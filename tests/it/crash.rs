@@ -58,13 +58,19 @@ fn logged_runs(dir: &Path) -> BTreeSet<String> {
         .collect()
 }
 
-/// Every folder under `dir`, relative to `root`.
+/// Every folder under `dir`, relative to `root`; a table's version folder
+/// as `vN` (a phase run again after its commit writes one more version:
+/// what counts is that one version is left).
 fn folders(root: &Path, dir: &Path) -> Vec<String> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()) {
         if entry.file_type().unwrap().is_dir() {
             let path = entry.path();
-            found.push(path.strip_prefix(root).unwrap().display().to_string());
+            let name = path.strip_prefix(root).unwrap().display().to_string();
+            let version = name
+                .rsplit_once("/v")
+                .filter(|(_, n)| n.parse::<u32>().is_ok());
+            found.push(version.map_or(name.clone(), |(table, _)| format!("{table}/vN")));
             found.extend(folders(root, &path));
         }
     }

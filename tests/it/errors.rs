@@ -112,6 +112,7 @@ fn a_corrupt_parquet_file_in_a_segment() {
 
     let out = crawl.run(&["updatedb"]);
     assert_one_line_error(&out, links[0].file_name().unwrap().to_str().unwrap());
+    assert_eq!(out.status.code(), Some(2), "a corrupt segment is bad input");
     let after = crawl.rows("SELECT url, status FROM crawldb ORDER BY url");
     assert_eq!(before, after, "the crawldb is untouched");
     assert!(!crawl.dir().join("00001/decisions").exists());
@@ -187,6 +188,30 @@ fn bad_arguments_are_one_line_and_exit_2() {
     assert_bad_input(&out, "/nonexistent-sql-dir");
     let out = langcrawl(&["no-such-command"]);
     assert_bad_input(&out, "no-such-command");
+}
+
+#[test]
+fn a_bad_query_a_broken_sql_file_and_a_garbage_crawl_json_exit_2() {
+    let crawl = Crawl::new();
+    let seeds = crawl.japanese_seeds();
+    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    assert_bad_input(&crawl.run(&["sql", "SELEC url FROM crawldb"]), "SELEC");
+    assert_bad_input(&crawl.run(&["sql", "SELECT nope FROM crawldb"]), "nope");
+    let sql_dir = crawl.tmp.path().join("sql");
+    std::fs::create_dir_all(sql_dir.join("steps")).unwrap();
+    std::fs::write(sql_dir.join("steps/generate.sql"), "SELEC broken").unwrap();
+    let sql_dir = sql_dir.to_str().unwrap();
+    assert_bad_input(
+        &crawl.run(&["generate", "--sql-dir", sql_dir]),
+        "generate.sql",
+    );
+    std::fs::write(crawl.dir().join("crawl.json"), "{ not json").unwrap();
+    assert_bad_input(&crawl.run(&["sql", "SELECT 1"]), "crawl.json");
+    let file = crawl.tmp.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let (seeds, file) = (seeds.to_str().unwrap(), file.to_str().unwrap());
+    let out = langcrawl(&["inject", seeds, "--lang", "ja", "--crawl", file]);
+    assert_bad_input(&out, "a-file");
 }
 
 #[test]

@@ -14,7 +14,7 @@ use langcrawl::store::rows::column;
 use langcrawl::store::{read_batches, SegmentWriter};
 
 use crate::hostile_server::Hostile;
-use crate::util::{csv_fields, langcrawl, stderr, succeeded};
+use crate::util::{csv_fields, langcrawl, stderr, succeeded, table_version};
 
 /// Short timeouts, so a round with every fault ends in seconds.
 const FETCH_FLAGS: &str = "--delay-ms 0 --timeout 2 --connect-timeout 1 \
@@ -124,7 +124,7 @@ fn segment_urls(dir: &Path) -> Vec<String> {
 
 /// The host's `deferred_until` in the crawl's hosts table, in ms.
 fn deferred_until(crawl: &Path, host: &str) -> i64 {
-    for batch in read_batches(&crawl.join("hosts"), 1024).unwrap() {
+    for batch in read_batches(&table_version(crawl, "hosts"), 1024).unwrap() {
         let batch = batch.unwrap();
         let hosts = column::<StringArray>(&batch, "host").unwrap();
         let until = column::<TimestampMillisecondArray>(&batch, "deferred_until").unwrap();
@@ -152,6 +152,7 @@ fn seeds() -> Vec<String> {
         urls_of("bomb.test", &["/bomb.html"]),
         urls_of("endless.test", &["/endless.html"]),
         urls_of("gzip.test", &["/page.html"]),
+        urls_of("deep.test", &["/deep.html"]),
     ]
     .concat()
 }
@@ -197,6 +198,15 @@ fn five_rounds_on_a_hostile_web() {
     assert_eq!(secret[0].1, "fetched", "{secret:?}");
     assert_eq!(secret[1].1, "robots_denied", "{secret:?}");
     // robots.txt comes once: later rounds reuse the hosts table.
+    // The deep page is parsed within its nesting bound, says so, and its
+    // link at the bottom is followed.
+    let deep =
+        crawl.rows("SELECT limits, outlinks FROM parse WHERE url = 'http://deep.test/deep.html'");
+    assert_eq!(deep, [["nesting", "1"]]);
+    assert!(web
+        .requested_on("deep.test")
+        .contains(&"http://deep.test/after.html".to_string()));
+
     let asked = web.requested_on("stall-body.test");
     let robots_asked = asked.iter().filter(|u| u.ends_with("/robots.txt")).count();
     assert_eq!(robots_asked, 1, "{asked:?}");

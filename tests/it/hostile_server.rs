@@ -216,6 +216,16 @@ fn answer(host: &str, path: &str) -> (u16, Vec<(&'static str, String)>, String) 
             Some(n) if n < 30 => redirect(format!("/hop/{}", n + 1)),
             _ => (200, vec![], page("the end of the chain")),
         },
+        // 12,000 nested containers (under the test's 64 KiB content cap),
+        // a link at the bottom
+        ("deep.test", "/deep.html") => (
+            200,
+            vec![],
+            format!(
+                "<html><body>{}<p>bottom <a href=\"/after.html\">on</a></p></body></html>",
+                "<div>".repeat(12_000)
+            ),
+        ),
         _ => (200, vec![], page(&format!("page {path} of {host}"))),
     }
 }

@@ -18,6 +18,7 @@ mod old_segments;
 mod ontology;
 mod partitions;
 mod phases;
+mod readers;
 mod real_pages;
 mod recovery;
 mod simulation;

@@ -7,7 +7,7 @@ use std::path::Path;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
 
-use crate::util::{parquet_files, Crawl};
+use crate::util::{parquet_files, table_version, Crawl};
 
 /// Rewrites every Parquet file of `dir` without the columns in `drop`.
 fn drop_columns(dir: &Path, drop: &[&str]) {
@@ -53,7 +53,7 @@ fn a_crawl_without_the_newer_columns_is_read_refiltered_and_continued() {
     drop_columns(&round_one.join("decisions"), &merge_columns);
     drop_columns(&round_one.join("links"), &["hreflang", "position"]);
     drop_columns(
-        &crawl.dir().join("crawldb"),
+        &table_version(&crawl.dir(), "crawldb"),
         &["redirect_hops", "retry_round"],
     );
 

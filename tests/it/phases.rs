@@ -6,7 +6,7 @@ use arrow::array::{Array, AsArray};
 use langcrawl::websim::generator::RobotsKind;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::util::{parquet_files, stderr, Crawl};
+use crate::util::{parquet_files, stderr, table_version, Crawl};
 
 #[test]
 fn each_phase_on_its_own() {
@@ -216,7 +216,7 @@ fn language_report_equals_an_independent_count() {
     // Count fetched pages per language straight from the crawldb's Parquet
     // files with the parquet crate's reader, not DataFusion.
     let mut expected: BTreeMap<String, i64> = BTreeMap::new();
-    for file in parquet_files(&crawl.dir().join("crawldb")) {
+    for file in parquet_files(&table_version(&crawl.dir(), "crawldb")) {
         let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&file).unwrap())
             .unwrap()
             .build()

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::util::{command, copy_dir, Crawl};
+use crate::util::{command, copy_dir, table_version, Crawl};
 
 /// A crawl two rounds in, with round 3 generated and (unless `fetch_list_only`) parsed.
 fn crawl_at_round_three(fetch_list_only: bool) -> Crawl {
@@ -115,8 +115,9 @@ fn killing_updatedb_midway_loses_nothing() {
         let now = crawldb_rows(&crawl);
         // A kill that lands after the swap (while the phase log is written)
         // leaves the complete new crawldb; any earlier one, the previous.
-        let merged = std::fs::read_to_string(crawl.dir().join("crawldb/_merged_round"))
-            .is_ok_and(|round| round.trim() == "3");
+        let merged =
+            std::fs::read_to_string(table_version(&crawl.dir(), "crawldb").join("_merged_round"))
+                .is_ok_and(|round| round.trim() == "3");
         if merged {
             assert_eq!(
                 now, expected,

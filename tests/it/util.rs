@@ -150,6 +150,17 @@ impl<S: Site> Crawl<S> {
 
 /// A query's rows over the crawl directory `crawl` (a crawl, or one
 /// strategy's crawl in a simulation's output), as CSV fields, header dropped.
+/// The current version's folder of the crawl's `crawldb` or `hosts` table.
+pub fn table_version(crawl: &Path, table: &str) -> PathBuf {
+    let crawl = langcrawl::store::CrawlDir::open_read_only(crawl).unwrap();
+    match table {
+        "crawldb" => crawl.crawldb(),
+        "hosts" => crawl.hosts(),
+        _ => panic!("{table} has no versions"),
+    }
+    .unwrap_or_else(|| panic!("no {table} yet"))
+}
+
 pub fn sql_rows(crawl: &Path, query: &str) -> Vec<Vec<String>> {
     let crawl = crawl.to_str().unwrap();
     let args = ["sql", query, "--crawl", crawl, "--format", "csv"];

@@ -1,0 +1,249 @@
+//! A table replaced as a whole — the crawldb, the hosts table — kept as
+//! versions that are never changed once written (as Delta Lake keeps its
+//! data files):
+//!
+//! ```text
+//! crawldb/CURRENT            the name of the current version ("v000007")
+//! crawldb/v000007/           its Parquet files, and `.lease`
+//! crawldb/v000006/           an older version a reader still holds
+//! ```
+//!
+//! A commit renames the new version's folder into place, then a new
+//! `CURRENT` over the old one: one rename makes it current. A reader pins
+//! the version it first opens with a shared lock on the version's `.lease`
+//! and reads that version to the end; the writer removes an old version
+//! only when it can lock its lease exclusively, so never under a reader.
+
+use std::fs::File;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use fs4::TryLockError;
+
+use super::durable::{rename_synced, sync_dir, write_synced};
+use super::layout::TEMP_MARK;
+use super::segment::{part_files, Staged};
+use crate::error::{Error, Result};
+
+/// Names the current version.
+const POINTER: &str = "CURRENT";
+/// Written beside the pointer before it is renamed over it.
+const POINTER_TEMP: &str = "CURRENT.tmp";
+/// In every version: the file readers lock (shared) to keep it.
+const LEASE: &str = ".lease";
+/// How often a reader looks again for a version that was removed between
+/// reading the pointer and locking the version's lease.
+const PIN_TRIES: usize = 1000;
+
+/// A table folder holding versions.
+#[derive(Debug, Clone)]
+pub struct VersionedTable {
+    dir: PathBuf,
+}
+
+/// A version held by a reader: not removed while this lives.
+#[derive(Debug)]
+pub struct Pin {
+    pub dir: PathBuf,
+    _lease: File,
+}
+
+impl VersionedTable {
+    pub fn new(dir: PathBuf) -> Self {
+        VersionedTable { dir }
+    }
+
+    /// The table's folder (holding the versions).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The current version's folder, or `None` before the first commit.
+    pub fn current(&self) -> Result<Option<PathBuf>> {
+        let pointer = self.dir.join(POINTER);
+        match std::fs::read_to_string(&pointer) {
+            Ok(name) => Ok(Some(self.dir.join(name.trim()))),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io(&pointer)(e)),
+        }
+    }
+
+    /// The folder the next version is written to (its writer's final
+    /// folder): one past the highest version there.
+    pub fn next_version(&self) -> Result<PathBuf> {
+        let next = self.versions()?.last().map_or(1, |(n, _)| n + 1);
+        Ok(self.dir.join(version_name(next)))
+    }
+
+    /// Makes `staged` (written with [`next_version`](Self::next_version)
+    /// as its final folder) the current version, then removes the old
+    /// versions no reader holds.
+    pub fn commit(&self, staged: Staged) -> Result<()> {
+        write_synced(&staged.temp_dir.join(LEASE), b"")?;
+        sync_dir(&staged.temp_dir)?;
+        let version = staged.final_dir.clone();
+        staged.commit()?;
+        self.point_to(&version)?;
+        self.prune()
+    }
+
+    fn point_to(&self, version: &Path) -> Result<()> {
+        let name = version.file_name().unwrap_or_default().to_string_lossy();
+        let temp = self.dir.join(POINTER_TEMP);
+        write_synced(&temp, name.as_bytes())?;
+        rename_synced(&temp, &self.dir.join(POINTER))
+    }
+
+    /// Holds the current version for a reader (`None` before the first
+    /// commit). Retries while versions are removed under it.
+    pub fn pin(&self) -> Result<Option<Pin>> {
+        for _ in 0..PIN_TRIES {
+            let Some(version) = self.current()? else {
+                return Ok(None);
+            };
+            let lease = version.join(LEASE);
+            let file = match File::open(&lease) {
+                Ok(file) => file,
+                Err(e) if e.kind() == ErrorKind::NotFound => continue,
+                Err(e) => return Err(Error::io(&lease)(e)),
+            };
+            fs4::FileExt::lock_shared(&file).map_err(Error::io(&lease))?;
+            // Locked after the writer removed it: look again.
+            if lease.exists() {
+                return Ok(Some(Pin {
+                    dir: version,
+                    _lease: file,
+                }));
+            }
+        }
+        Err(Error::SegmentRead {
+            path: self.dir.clone(),
+            message: format!("replaced {PIN_TRIES} times while being opened; try again"),
+        })
+    }
+
+    /// After a crash (the writer's lock held): removes half-written
+    /// versions and pointer, turns a table of the layout before versions
+    /// (Parquet files in the folder itself) into its first version, and
+    /// removes old versions no reader holds.
+    pub fn recover(&self) -> Result<()> {
+        if !self.dir.is_dir() {
+            return Ok(());
+        }
+        for (path, name) in entries(&self.dir)? {
+            if name.contains(TEMP_MARK) || name == POINTER_TEMP {
+                remove(&path)?;
+            }
+        }
+        if self.current()?.is_none() && !part_files(&self.dir)?.is_empty() {
+            self.adopt_files(&self.dir.clone())?;
+        }
+        self.prune()
+    }
+
+    /// Hard-links (or copies) the files of `from` into a new version and
+    /// makes it current.
+    pub fn adopt_files(&self, from: &Path) -> Result<()> {
+        let version = self.next_version()?;
+        let temp = super::layout::temp_dir_for(&version);
+        std::fs::create_dir_all(&temp).map_err(Error::io(&temp))?;
+        for (path, name) in entries(from)? {
+            if path.is_file() && name != LEASE && name != POINTER {
+                super::durable::link_or_copy(&path, &temp.join(name))?;
+            }
+        }
+        write_synced(&temp.join(LEASE), b"")?;
+        sync_dir(&temp)?;
+        rename_synced(&temp, &version)?;
+        self.point_to(&version)
+    }
+
+    /// Removes every version but the current one that no reader holds,
+    /// and (once a version is current) the files of the layout before
+    /// versions.
+    fn prune(&self) -> Result<()> {
+        let Some(current) = self.current()? else {
+            return Ok(());
+        };
+        for (path, name) in entries(&self.dir)? {
+            if path == current || name == POINTER || name.contains(TEMP_MARK) {
+                continue;
+            }
+            if path.is_dir() {
+                if version_number(&name).is_some() {
+                    remove_unless_held(&path)?;
+                }
+            } else {
+                remove(&path)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The committed versions, oldest first.
+    fn versions(&self) -> Result<Vec<(u64, PathBuf)>> {
+        if !self.dir.is_dir() {
+            return Ok(Vec::new());
+        }
+        let mut found: Vec<(u64, PathBuf)> = entries(&self.dir)?
+            .into_iter()
+            .filter_map(|(path, name)| Some((version_number(&name)?, path)))
+            .collect();
+        found.sort();
+        Ok(found)
+    }
+}
+
+/// Removes version folder `dir` unless a reader holds its lease.
+fn remove_unless_held(dir: &Path) -> Result<()> {
+    let lease = dir.join(LEASE);
+    let file = match File::open(&lease) {
+        Ok(file) => file,
+        // No lease: a version half removed already.
+        Err(e) if e.kind() == ErrorKind::NotFound => return remove(dir),
+        Err(e) => return Err(Error::io(&lease)(e)),
+    };
+    match fs4::FileExt::try_lock(&file) {
+        Ok(()) => remove(dir),
+        Err(TryLockError::WouldBlock) => Ok(()),
+        Err(TryLockError::Error(e)) => Err(Error::io(&lease)(e)),
+    }
+}
+
+fn remove(path: &Path) -> Result<()> {
+    let removed = if path.is_dir() {
+        std::fs::remove_dir_all(path)
+    } else {
+        std::fs::remove_file(path)
+    };
+    match removed {
+        Err(e) if e.kind() != ErrorKind::NotFound => Err(Error::io(path)(e)),
+        _ => Ok(()),
+    }
+}
+
+/// The entries of `dir` with their names.
+fn entries(dir: &Path) -> Result<Vec<(PathBuf, String)>> {
+    Ok(std::fs::read_dir(dir)
+        .map_err(Error::io(dir))?
+        .filter_map(|e| e.ok())
+        .map(|e| (e.path(), e.file_name().to_string_lossy().into_owned()))
+        .collect())
+}
+
+fn version_name(n: u64) -> String {
+    format!("v{n:06}")
+}
+
+/// The number of a version folder's name (`v000007` → 7).
+fn version_number(name: &str) -> Option<u64> {
+    let digits = name.strip_prefix('v')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+#[path = "versioned_tests.rs"]
+mod tests;
