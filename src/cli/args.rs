@@ -247,9 +247,15 @@ pub struct FetchArgs {
     /// Give up on a request (connect, headers and body) after this many seconds
     #[arg(long, default_value_t = 30.0, value_name = "SECS")]
     pub timeout: f64,
-    /// Keep at most this many bytes of a page (the row records the truncation)
-    #[arg(long, default_value_t = 1 << 20, value_name = "BYTES")]
+    /// Keep at most this many bytes of a page (the row records the truncation);
+    /// a size: 1048576, 1MiB, 64MiB
+    #[arg(long, default_value = "1MiB", value_name = "SIZE", value_parser = crate::memory::parse_size)]
     pub max_content_bytes: usize,
+    /// Page bytes held in memory at once: each request reserves
+    /// --max-content-bytes of it until its page is written, so a large cap
+    /// lowers the requests in flight instead of raising memory
+    #[arg(long, default_value = "512MiB", value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    pub page_memory: usize,
 }
 
 #[derive(Debug, Args)]

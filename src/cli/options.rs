@@ -89,6 +89,7 @@ impl FetchArgs {
                 .map(|t| seconds("max-fetch-time", t))
                 .transpose()?,
             allow_private: false,
+            page_memory: self.page_memory,
             quiet,
         })
     }

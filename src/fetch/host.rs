@@ -22,6 +22,7 @@ use super::{guard, FetchOptions};
 pub struct Shared {
     pub client: Client,
     pub permits: Arc<Semaphore>,
+    pub page_memory: super::memory_budget::PageMemory,
     pub options: FetchOptions,
     pub tx: mpsc::Sender<FetchRow>,
     /// When the whole phase stops (`--max-fetch-time`).
@@ -122,12 +123,15 @@ impl<'a> HostRun<'a> {
         }
         tokio::time::sleep(wait).await;
         let max_bytes = self.shared.options.client.max_content_bytes;
+        let mut memory = self.shared.page_memory.reserve(max_bytes).await;
         let Some(response) = self.get(url, max_bytes).await else {
             return self.deferred(url);
         };
+        memory.shrink_to(response.content.len() + response.payload.as_ref().map_or(0, Vec::len));
         self.last_request = Some(Instant::now());
         self.pace.record(&response);
         let mut row = classify(url.to_string(), self.host.to_string(), response);
+        row.memory = Some(memory);
         if row.status == "deferred" && row.response.error.is_none() {
             row.response.error = self.pace.stopped.clone();
         }

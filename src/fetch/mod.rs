@@ -15,6 +15,7 @@ pub mod client;
 pub mod guard;
 mod host;
 pub mod hosts;
+pub mod memory_budget;
 pub mod progress;
 pub mod robots;
 pub mod rows;
@@ -57,6 +58,9 @@ pub struct FetchOptions {
     pub max_fetch_time: Option<Duration>,
     /// Lift the address guard (`crate::address`): fetch loopback and private hosts.
     pub allow_private: bool,
+    /// Page bytes held in memory at once: each request reserves
+    /// `--max-content-bytes` of it until its row is written.
+    pub page_memory: usize,
     pub quiet: bool,
 }
 
@@ -72,6 +76,7 @@ impl Default for FetchOptions {
             host_time_budget: Duration::from_secs(300),
             max_fetch_time: None,
             allow_private: false,
+            page_memory: PAGE_MEMORY,
             quiet: false,
         }
     }
@@ -117,6 +122,7 @@ impl std::fmt::Display for FetchReport {
 
 /// Fetched rows queued for the writer thread (bounds fetch memory).
 const ROWS_IN_FLIGHT: usize = 64;
+pub use memory_budget::PAGE_MEMORY;
 
 /// Fetches the latest generated round of `crawl`.
 pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport> {
@@ -135,6 +141,7 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     let shared = Arc::new(Shared {
         client,
         permits: Arc::new(Semaphore::new(options.concurrency.max(1))),
+        page_memory: memory_budget::PageMemory::new(options.page_memory),
         options: options.clone(),
         tx,
         phase_deadline: options.max_fetch_time.and_then(|t| started.checked_add(t)),
@@ -246,6 +253,7 @@ mod tests {
         let shared = Arc::new(Shared {
             client: client::build(&options.client, false).unwrap(),
             permits: Arc::new(Semaphore::new(1)),
+            page_memory: memory_budget::PageMemory::new(PAGE_MEMORY),
             options,
             tx,
             phase_deadline: None,

@@ -37,6 +37,8 @@ pub struct FetchRow {
     pub status: &'static str,
     pub response: Response,
     pub redirect_to: Option<String>,
+    /// The page memory its body holds until the row is written.
+    pub memory: Option<super::memory_budget::Reserved>,
 }
 
 impl FetchReport {
@@ -79,6 +81,7 @@ pub fn unfetched(url: &str, host: &str, status: &'static str, error: String) -> 
             ..Response::default()
         },
         redirect_to: None,
+        memory: None,
     }
 }
 
@@ -122,6 +125,7 @@ pub fn classify(url: String, host: String, mut response: Response) -> FetchRow {
         status,
         response,
         redirect_to,
+        memory: None,
     }
 }
 

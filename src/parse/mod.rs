@@ -20,6 +20,7 @@ use datafusion::arrow::array::{Array, BinaryArray, RecordBatch, StringArray};
 use crate::error::Result;
 use crate::store::rows::{column, opt_str};
 use crate::store::schema::{LINKS, PARSE};
+use crate::store::segment::largest_row_bytes;
 use crate::store::{read_batches, CrawlConfig, CrawlDir, Phase, SegmentWriter};
 use crate::urls;
 
@@ -31,6 +32,9 @@ pub use outlinks::hreflang_code;
 const ROWS_PER_CORE: usize = 4;
 /// At most this many fetch rows are read at a time, whatever the cores.
 const MAX_READ_ROWS: usize = 64;
+/// The page bytes one read of fetch rows may hold (pages of up to
+/// `--max-content-bytes` each; the default 1 MiB cap never reaches it).
+const READ_BYTES: usize = 128 << 20;
 /// Parsed rows are written out once they hold this many links,
 const FLUSH_LINKS: usize = 100_000;
 /// or about this many bytes,
@@ -132,7 +136,8 @@ pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
         ..ParseReport::default()
     };
     let mut pending = Pending::default();
-    for batch in read_batches(&crawl.segment(round, Phase::Fetch), read_rows())? {
+    let fetched = crawl.segment(round, Phase::Fetch);
+    for batch in read_batches(&fetched, read_rows(largest_row_bytes(&fetched)?))? {
         let batch = batch?;
         let inputs = fetched_pages(&batch)?;
         let outputs = parse_parallel(&inputs, target.as_deref());
@@ -151,10 +156,15 @@ pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
     Ok(report)
 }
 
-/// Fetch rows read at a time: [`ROWS_PER_CORE`] per core.
-fn read_rows() -> usize {
+/// Fetch rows read at a time: [`ROWS_PER_CORE`] per core, fewer when
+/// rows of `row_bytes` would hold more than [`READ_BYTES`] (at least one).
+fn read_rows(row_bytes: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    (cores * ROWS_PER_CORE).min(MAX_READ_ROWS)
+    let by_bytes = READ_BYTES / row_bytes.max(1);
+    (cores * ROWS_PER_CORE)
+        .min(MAX_READ_ROWS)
+        .min(by_bytes)
+        .max(1)
 }
 
 /// Parsed pages and links not yet written, with their size.

@@ -12,6 +12,11 @@ const SAMPLE_CHARS: usize = 300;
 /// Characters of visible text kept in the `text` column (the whole text of
 /// nearly every page; what a strategy that classifies pages reads).
 const TEXT_CHARS: usize = 50_000;
+/// The most of a page's bytes parse reads: a tree of a larger page takes
+/// memory in proportion (a 57 MB page of links: over a gigabyte). What
+/// lies beyond stays in the fetch segment (and its WARC record); the
+/// page's `limits` says `size`.
+pub const PARSE_MAX_BYTES: usize = 8 << 20;
 pub use crate::lang::page::NO_TEXT;
 /// `lang_source` of a response that is not HTML.
 pub const NOT_HTML: &str = "not-html";
@@ -45,7 +50,8 @@ pub struct PageRow {
     pub digest: Option<String>,
     pub outlinks: i32,
     pub error: Option<String>,
-    /// The limits the page was parsed within, when one cut it (`nesting`).
+    /// The limits the page was parsed within, when one cut it (`nesting`,
+    /// `size`, or both).
     pub limits: Option<&'static str>,
 }
 
@@ -74,7 +80,8 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
             links,
         };
     }
-    let bytes = input.content.unwrap_or_default();
+    let whole = input.content.unwrap_or_default();
+    let bytes = &whole[..whole.len().min(PARSE_MAX_BYTES)];
     let tld = input.host.rsplit('.').next();
     let http_charset = input.content_type.and_then(charset::header_charset);
     let decoded = lang::decode(bytes, http_charset, tld);
@@ -87,7 +94,12 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
     );
     let src_lang = page_lang.lang.as_deref();
     let links = outlinks::page_links(input, Some(&extracted), &headers, src_lang, target);
-    let nesting_cut = extracted.nesting_cut;
+    let limits = match (extracted.nesting_cut, bytes.len() < whole.len()) {
+        (true, true) => Some("nesting,size"),
+        (true, false) => Some("nesting"),
+        (false, true) => Some("size"),
+        (false, false) => None,
+    };
     let page = PageRow {
         url: input.url.to_string(),
         host: input.host.to_string(),
@@ -108,10 +120,10 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
         charset_source: Some(decoded.source),
         html_lang: extracted.html_lang,
         meta_charset: decoded.meta_charset,
-        digest: Some(digest(bytes)),
+        digest: Some(digest(whole)),
         outlinks: outlinks::destinations(&links) as i32,
         error: None,
-        limits: nesting_cut.then_some("nesting"),
+        limits,
     };
     Parsed {
         page: Some(page),
@@ -192,6 +204,31 @@ mod tests {
                 ("http://example.jp/b.html", "frame")
             ]
         );
+    }
+
+    #[test]
+    fn a_page_beyond_the_parse_bound_is_parsed_from_its_start_and_says_so() {
+        let start = "<html><body><p>日本語の文章です。<a href=/first>最初</a></p>";
+        let filler = "<p>x</p>".repeat(PARSE_MAX_BYTES / 8);
+        let html = format!("{start}{filler}<a href=/beyond>beyond</a></body></html>");
+        let parsed = parse_one(
+            &fetched(Some("text/html"), "", html.as_bytes()),
+            Some("jpn"),
+        );
+        let page = parsed.page.unwrap();
+        assert_eq!(page.limits, Some("size"));
+        assert_eq!(
+            page.digest,
+            Some(digest(html.as_bytes())),
+            "of the whole page"
+        );
+        let urls: Vec<&str> = parsed.links.iter().map(|l| l.dst.url.as_str()).collect();
+        assert_eq!(urls, ["http://example.jp/first"]);
+        let small = parse_one(
+            &fetched(Some("text/html"), "", start.as_bytes()),
+            Some("jpn"),
+        );
+        assert_eq!(small.page.unwrap().limits, None);
     }
 
     #[test]

@@ -161,7 +161,8 @@ pub static PARSE: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("class", true),
         // the limits the page was parsed within, when one cut it:
         // `nesting` (containers nested deeper than parse's bound lost their
-        // tags, not their text or links); NULL for a page parsed whole
+        // tags, not their text or links), `size` (only the first 8 MiB was
+        // parsed), or `nesting,size`; NULL for a page parsed whole
         utf8("limits", true),
     ]))
 });

@@ -249,15 +249,37 @@ pub fn check_footers(dir: &Path) -> Result<()> {
 pub fn row_count(dir: &Path) -> Result<usize> {
     let mut rows = 0;
     for path in part_files(dir)? {
-        let file = File::open(&path).map_err(Error::io(&path))?;
-        let reader =
-            ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| Error::SegmentRead {
-                path: path.clone(),
-                message: e.to_string(),
-            })?;
-        rows += reader.metadata().file_metadata().num_rows().max(0) as usize;
+        rows += metadata(&path)?.file_metadata().num_rows().max(0) as usize;
     }
     Ok(rows)
+}
+
+/// The largest mean row size (uncompressed bytes) of any row group of a
+/// segment: what a reader of `n` rows at a time may hold, about, is `n`
+/// times this (the writer closes row groups by size, so a large row sits
+/// in a small row group).
+pub fn largest_row_bytes(dir: &Path) -> Result<usize> {
+    let mut largest = 0;
+    for path in part_files(dir)? {
+        for group in metadata(&path)?.row_groups() {
+            let rows = group.num_rows().max(1) as usize;
+            largest = largest.max(group.total_byte_size().max(0) as usize / rows);
+        }
+    }
+    Ok(largest)
+}
+
+/// A Parquet file's footer.
+fn metadata(
+    path: &Path,
+) -> Result<std::sync::Arc<datafusion::parquet::file::metadata::ParquetMetaData>> {
+    let file = File::open(path).map_err(Error::io(path))?;
+    let reader =
+        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| Error::SegmentRead {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+    Ok(reader.metadata().clone())
 }
 
 /// Reads a segment in batches of `batch_size` rows, file by file.

@@ -45,7 +45,8 @@ pub struct VersionedTable {
 #[derive(Debug)]
 pub struct Pin {
     pub dir: PathBuf,
-    _lease: File,
+    /// None for a table of the layout before versions (no lease to hold).
+    _lease: Option<File>,
 }
 
 impl VersionedTable {
@@ -95,11 +96,16 @@ impl VersionedTable {
     }
 
     /// Holds the current version for a reader (`None` before the first
-    /// commit). Retries while versions are removed under it.
+    /// commit; the folder itself for a table of the layout before versions,
+    /// which its next writer turns into a version). Retries while versions
+    /// are removed under it.
     pub fn pin(&self) -> Result<Option<Pin>> {
         for _ in 0..PIN_TRIES {
             let Some(version) = self.current()? else {
-                return Ok(None);
+                return Ok(self.is_unversioned().then(|| Pin {
+                    dir: self.dir.clone(),
+                    _lease: None,
+                }));
             };
             let lease = version.join(LEASE);
             let file = match File::open(&lease) {
@@ -112,7 +118,7 @@ impl VersionedTable {
             if lease.exists() {
                 return Ok(Some(Pin {
                     dir: version,
-                    _lease: file,
+                    _lease: Some(file),
                 }));
             }
         }
@@ -135,10 +141,16 @@ impl VersionedTable {
                 remove(&path)?;
             }
         }
-        if self.current()?.is_none() && !part_files(&self.dir)?.is_empty() {
+        if self.current()?.is_none() && self.is_unversioned() {
             self.adopt_files(&self.dir.clone())?;
         }
         self.prune()
+    }
+
+    /// True if the folder holds Parquet files itself (the layout before
+    /// versions).
+    fn is_unversioned(&self) -> bool {
+        part_files(&self.dir).is_ok_and(|files| !files.is_empty())
     }
 
     /// Hard-links (or copies) the files of `from` into a new version and

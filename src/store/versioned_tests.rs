@@ -95,6 +95,9 @@ fn a_table_from_before_versions_becomes_its_first_version() {
     }
     std::fs::remove_dir(&version).unwrap();
     std::fs::remove_file(table.dir().join(POINTER)).unwrap();
+    let reader = table.pin().unwrap().unwrap();
+    assert_eq!((reader.dir.as_path(), row(&reader.dir)), (table.dir(), 7));
+    drop(reader);
     table.recover().unwrap();
     assert_eq!(row(&table.current().unwrap().unwrap()), 7);
     assert_eq!(names(&table), ["CURRENT", "v000001"]);

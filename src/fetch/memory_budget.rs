@@ -1,0 +1,81 @@
+//! The page bytes fetch holds in memory at once, bounded whatever
+//! `--max-content-bytes` is: before its GET, a request reserves the most
+//! its body may take (the content cap), gives back what the body did not
+//! use once it is read, and holds the rest until the writer has written
+//! its row. With the default 1 MiB cap the bound never binds (512 requests
+//! fit in 512 MiB); with a 64 MiB cap, 8 bodies are in memory at once and
+//! the other requests wait for room.
+
+use std::sync::Arc;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// The default bound (`--page-memory`).
+pub const PAGE_MEMORY: usize = 512 << 20;
+
+/// The budget is counted in KiB (a semaphore's permits are bounded).
+const UNIT: usize = 1024;
+
+/// Room for page bytes, shared by every request of a fetch.
+#[derive(Debug, Clone)]
+pub struct PageMemory {
+    room: Arc<Semaphore>,
+    units: usize,
+}
+
+/// Bytes reserved for one page, given back when dropped.
+#[derive(Debug)]
+pub struct Reserved(OwnedSemaphorePermit);
+
+impl PageMemory {
+    pub fn new(bytes: usize) -> Self {
+        let units = (bytes / UNIT).clamp(1, Semaphore::MAX_PERMITS.min(u32::MAX as usize));
+        PageMemory {
+            room: Arc::new(Semaphore::new(units)),
+            units,
+        }
+    }
+
+    /// Waits for room for `bytes` (all of the budget if it is smaller: one
+    /// page at a time).
+    pub async fn reserve(&self, bytes: usize) -> Reserved {
+        let units = bytes.div_ceil(UNIT).clamp(1, self.units);
+        let permit = self.room.clone().acquire_many_owned(units as u32).await;
+        Reserved(permit.expect("the page memory semaphore is never closed"))
+    }
+}
+
+impl Reserved {
+    /// Gives back all but `bytes` of the reservation.
+    pub fn shrink_to(&mut self, bytes: usize) {
+        let keep = bytes.div_ceil(UNIT).max(1);
+        let extra = self.0.num_permits().saturating_sub(keep);
+        drop(self.0.split(extra));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn reservations_wait_for_room_and_give_back_what_bodies_did_not_use() {
+        let memory = PageMemory::new(4 * UNIT);
+        let mut first = memory.reserve(3 * UNIT).await;
+        assert_eq!(memory.room.available_permits(), 1);
+        first.shrink_to(UNIT / 2);
+        assert_eq!(memory.room.available_permits(), 3);
+        // A page larger than the budget takes all of it, once the rest is back.
+        let waiting = tokio::spawn({
+            let memory = memory.clone();
+            async move { memory.reserve(100 * UNIT).await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished());
+        drop(first);
+        let whole = waiting.await.unwrap();
+        assert_eq!(memory.room.available_permits(), 0);
+        drop(whole);
+        assert_eq!(memory.room.available_permits(), 4);
+    }
+}
