@@ -25,7 +25,7 @@ use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, CRAWL_DECISION_SET};
 
 /// `crawldb`: the stored crawldb, or an empty one before the first inject.
 pub async fn crawldb(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
-    if let Some(dir) = crawl.crawldb() {
+    if let Some(dir) = crawl.crawldb()? {
         segment(engine, "crawldb", &dir, &CRAWLDB).await
     } else {
         engine.register_empty("crawldb", CRAWLDB.clone())
@@ -34,7 +34,7 @@ pub async fn crawldb(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
 
 /// `hosts`: what fetch keeps per host (empty if no fetch wrote it yet).
 pub async fn hosts(engine: &Engine, crawl: &CrawlDir) -> Result<()> {
-    if let Some(dir) = crawl.hosts() {
+    if let Some(dir) = crawl.hosts()? {
         segment(engine, "hosts", &dir, &HOSTS).await
     } else {
         engine.register_empty("hosts", HOSTS.clone())

@@ -62,7 +62,7 @@ pub async fn run(
     crawl: &CrawlDir,
     options: &GenerateOptions,
 ) -> Result<GenerateReport> {
-    if !crawl.has_crawldb() {
+    if !crawl.has_crawldb()? {
         return Err(Error::NothingToDo(format!(
             "{} has no crawldb; run `langcrawl inject` first",
             crawl.root().display()

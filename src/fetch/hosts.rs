@@ -47,7 +47,7 @@ impl HostRecord {
 
 /// The rows of `hosts` (the others are not read into memory).
 pub fn load(crawl: &CrawlDir, hosts: &HashSet<&str>) -> Result<HashMap<String, HostRecord>> {
-    let records = read_records(crawl.hosts().as_deref(), |host| hosts.contains(host))?;
+    let records = read_records(crawl.hosts()?.as_deref(), |host| hosts.contains(host))?;
     Ok(records.into_iter().map(|r| (r.host.clone(), r)).collect())
 }
 
@@ -79,7 +79,7 @@ pub fn save(crawl: &CrawlDir, records: &[HostRecord], now_ms: i64) -> Result<()>
     let table = crawl.hosts_table();
     let mut writer = SegmentWriter::create(&table.next_version()?, HOSTS.clone())?;
     let ours: HashSet<&str> = records.iter().map(|r| r.host.as_str()).collect();
-    if let Some(dir) = crawl.hosts() {
+    if let Some(dir) = crawl.hosts()? {
         for batch in read_batches(&dir, 1024)? {
             let batch = batch?;
             let keep = (0..batch.num_rows())
@@ -108,7 +108,7 @@ pub fn save(crawl: &CrawlDir, records: &[HostRecord], now_ms: i64) -> Result<()>
 pub fn gather(crawl: &CrawlDir, parts: &[CrawlDir], part_of: &dyn Fn(&str) -> usize) -> Result<()> {
     let mut records = Vec::new();
     for (i, part) in parts.iter().enumerate() {
-        records.extend(read_records(part.hosts().as_deref(), |host| {
+        records.extend(read_records(part.hosts()?.as_deref(), |host| {
             part_of(host) == i
         })?);
     }

@@ -197,9 +197,13 @@ pub struct CrawlDir {
 
 #[derive(Debug, Default)]
 struct ReadPins {
-    crawldb: OnceLock<Option<Pin>>,
-    hosts: OnceLock<Option<Pin>>,
+    crawldb: OnceLock<PinResult>,
+    hosts: OnceLock<PinResult>,
 }
+
+/// A reader's pin, or why it could not be taken (kept, so every read of
+/// the crawl fails alike rather than one seeing no table).
+type PinResult = std::result::Result<Option<Pin>, String>;
 
 impl CrawlDir {
     /// Opens an existing crawl directory to write into it: takes the
@@ -212,8 +216,9 @@ impl CrawlDir {
     }
 
     /// Opens an existing crawl directory to read it, while a writer may be
-    /// at work: no lock, and nothing is moved or deleted. While a crawldb
-    /// swap is under way the previous crawldb (`crawldb.old`) is read.
+    /// at work: no lock, and nothing is moved or deleted. The crawldb and
+    /// the hosts table are read at the version first seen (see
+    /// [`crawldb`](Self::crawldb)).
     pub fn open_read_only(root: impl Into<PathBuf>) -> Result<Self> {
         let crawl = CrawlDir {
             root: root.into(),
@@ -270,26 +275,35 @@ impl CrawlDir {
 
     /// The hosts table's current folder (a reader's: the version it
     /// pinned), `None` before fetch first wrote it.
-    pub fn hosts(&self) -> Option<PathBuf> {
+    pub fn hosts(&self) -> Result<Option<PathBuf>> {
         self.version_of(&self.hosts_table(), &self.pins.hosts)
     }
 
     /// The crawldb's current folder (a reader's: the version it pinned,
     /// kept whole however often a writer replaces it), `None` before inject.
-    pub fn crawldb(&self) -> Option<PathBuf> {
+    pub fn crawldb(&self) -> Result<Option<PathBuf>> {
         self.version_of(&self.crawldb_table(), &self.pins.crawldb)
     }
 
-    fn version_of(&self, table: &VersionedTable, pin: &OnceLock<Option<Pin>>) -> Option<PathBuf> {
+    fn version_of(
+        &self,
+        table: &VersionedTable,
+        pin: &OnceLock<PinResult>,
+    ) -> Result<Option<PathBuf>> {
         if !self.is_read_only() {
-            return table.current().ok().flatten();
+            return table.current();
         }
-        let pinned = pin.get_or_init(|| table.pin().ok().flatten());
-        pinned.as_ref().map(|p| p.dir.clone())
+        match pin.get_or_init(|| table.pin().map_err(|e| e.to_string())) {
+            Ok(pinned) => Ok(pinned.as_ref().map(|p| p.dir.clone())),
+            Err(message) => Err(Error::SegmentRead {
+                path: table.dir().to_path_buf(),
+                message: message.clone(),
+            }),
+        }
     }
 
-    pub fn has_crawldb(&self) -> bool {
-        self.crawldb().is_some()
+    pub fn has_crawldb(&self) -> Result<bool> {
+        Ok(self.crawldb()?.is_some())
     }
 
     pub fn round_dir(&self, round: RoundId) -> PathBuf {
@@ -414,7 +428,7 @@ impl CrawlDir {
 
     /// The last round whose results are in the crawldb (0 after inject).
     pub fn merged_round(&self) -> Result<RoundId> {
-        let Some(path) = self.crawldb().map(|dir| dir.join(MERGED_ROUND)) else {
+        let Some(path) = self.crawldb()?.map(|dir| dir.join(MERGED_ROUND)) else {
             return Ok(RoundId(0));
         };
         if !path.exists() {

@@ -39,7 +39,7 @@ fn crawl_mid_swap(temp: &str) -> tempfile::TempDir {
 fn an_interrupted_swap_is_undone_on_open() {
     let tmp = crawl_mid_swap("fetch.tmp-1");
     let crawl = CrawlDir::open(tmp.path()).unwrap();
-    assert!(crawl.has_crawldb());
+    assert!(crawl.has_crawldb().unwrap());
     assert!(!tmp.path().join("fetch.tmp-1").exists());
 }
 
@@ -48,7 +48,11 @@ fn a_reader_moves_and_deletes_nothing_and_may_not_replace_the_crawldb() {
     let tmp = crawl_mid_swap("00001/fetch.tmp-1");
     let reader = CrawlDir::open_read_only(tmp.path()).unwrap();
     assert!(reader.is_read_only());
-    assert_eq!(reader.crawldb(), None, "the crawldb is in crawldb.old");
+    assert_eq!(
+        reader.crawldb().unwrap(),
+        None,
+        "the crawldb is in crawldb.old"
+    );
     let staged = Staged {
         temp_dir: tmp.path().join("00001/fetch.tmp-1"),
         file: tmp.path().join("00001/fetch.tmp-1/part-0.parquet"),

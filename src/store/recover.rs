@@ -39,7 +39,7 @@ pub(super) fn recover(crawl: &CrawlDir) -> Result<()> {
         clean(&crawl.round_dir(round))?;
     }
     match rounds.last() {
-        Some(last) if !has_parquet(crawl.crawldb()) && !super::parts::is_part(crawl.root()) => Err(Error::Usage(format!(
+        Some(last) if !has_parquet(crawl.crawldb()?) && !super::parts::is_part(crawl.root()) => Err(Error::Usage(format!(
             "{}: rounds up to {last} exist but the crawldb is missing or empty — the crawl is \
              damaged, not new; restore {} from a backup, or move the round folders away to start again",
             crawl.root().display(),

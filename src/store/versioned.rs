@@ -59,20 +59,36 @@ impl VersionedTable {
         &self.dir
     }
 
-    /// The current version's folder, or `None` before the first commit.
+    /// The current version's folder, or `None` before the first commit. A
+    /// pointer that names no version folder there is an error (nothing is
+    /// then removed as "not current").
     pub fn current(&self) -> Result<Option<PathBuf>> {
         let pointer = self.dir.join(POINTER);
-        match std::fs::read_to_string(&pointer) {
-            Ok(name) => Ok(Some(self.dir.join(name.trim()))),
-            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::io(&pointer)(e)),
+        let name = match std::fs::read_to_string(&pointer) {
+            Ok(name) => name.trim().to_string(),
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(&pointer)(e)),
+        };
+        let version = self.dir.join(&name);
+        if version_number(&name).is_none() || !version.is_dir() {
+            return Err(Error::SegmentRead {
+                path: pointer,
+                message: format!(
+                    "names {name:?}, which is not a version folder beside it; the table is damaged"
+                ),
+            });
         }
+        Ok(Some(version))
     }
 
     /// The folder the next version is written to (its writer's final
     /// folder): one past the highest version there.
     pub fn next_version(&self) -> Result<PathBuf> {
-        let next = self.versions()?.last().map_or(1, |(n, _)| n + 1);
+        let last = self.versions()?.last().map_or(0, |(n, _)| *n);
+        let next = last.checked_add(1).ok_or_else(|| Error::SegmentWrite {
+            path: self.dir.clone(),
+            message: format!("no version after {}", version_name(last)),
+        })?;
         Ok(self.dir.join(version_name(next)))
     }
 
@@ -85,7 +101,14 @@ impl VersionedTable {
         let version = staged.final_dir.clone();
         staged.commit()?;
         self.point_to(&version)?;
-        self.prune()
+        // Committed: an old version left behind is removed by a later commit.
+        if let Err(e) = self.prune() {
+            eprintln!(
+                "langcrawl: warning: old versions of {} stay: {e}",
+                self.dir.display()
+            );
+        }
+        Ok(())
     }
 
     fn point_to(&self, version: &Path) -> Result<()> {
@@ -206,17 +229,28 @@ impl VersionedTable {
     }
 }
 
-/// Removes version folder `dir` unless a reader holds its lease.
+/// Removes version folder `dir` unless a reader holds its lease: first
+/// renamed to a temp name under the exclusive lock (so a reader that
+/// opened the lease before finds it gone, and a crash midway leaves a temp
+/// folder, never a partial version), then removed.
 fn remove_unless_held(dir: &Path) -> Result<()> {
     let lease = dir.join(LEASE);
-    let file = match File::open(&lease) {
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&lease);
+    let file = match opened {
         Ok(file) => file,
         // No lease: a version half removed already.
         Err(e) if e.kind() == ErrorKind::NotFound => return remove(dir),
         Err(e) => return Err(Error::io(&lease)(e)),
     };
     match fs4::FileExt::try_lock(&file) {
-        Ok(()) => remove(dir),
+        Ok(()) => {
+            let doomed = super::layout::temp_dir_for(dir);
+            std::fs::rename(dir, &doomed).map_err(Error::io(dir))?;
+            remove(&doomed)
+        }
         Err(TryLockError::WouldBlock) => Ok(()),
         Err(TryLockError::Error(e)) => Err(Error::io(&lease)(e)),
     }

@@ -102,3 +102,17 @@ fn a_table_from_before_versions_becomes_its_first_version() {
     assert_eq!(row(&table.current().unwrap().unwrap()), 7);
     assert_eq!(names(&table), ["CURRENT", "v000001"]);
 }
+
+#[test]
+fn a_pointer_to_no_version_is_damage_and_nothing_is_removed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let table = VersionedTable::new(tmp.path().join("t"));
+    commit(&table, 1);
+    for garbage in ["", "../../x", "/etc", "v7", "v000001/.."] {
+        std::fs::write(table.dir().join(POINTER), garbage).unwrap();
+        let err = table.recover().unwrap_err();
+        assert!(err.to_string().contains("damaged"), "{garbage:?}: {err}");
+        assert!(table.pin().is_err(), "{garbage:?}");
+        assert_eq!(names(&table), ["CURRENT", "v000001"], "{garbage:?}");
+    }
+}

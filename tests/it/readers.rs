@@ -42,7 +42,7 @@ fn injected(dir: &Path) -> RecordBatch {
     args.push(dir.to_str().unwrap());
     succeeded(langcrawl(&args), &args);
     let crawl = CrawlDir::open_read_only(dir).unwrap();
-    let current = crawl.crawldb().unwrap();
+    let current = crawl.crawldb().unwrap().unwrap();
     let batches: Vec<RecordBatch> = read_batches(&current, 1024)
         .unwrap()
         .map(|b| b.unwrap())

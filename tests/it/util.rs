@@ -154,8 +154,8 @@ impl<S: Site> Crawl<S> {
 pub fn table_version(crawl: &Path, table: &str) -> PathBuf {
     let crawl = langcrawl::store::CrawlDir::open_read_only(crawl).unwrap();
     match table {
-        "crawldb" => crawl.crawldb(),
-        "hosts" => crawl.hosts(),
+        "crawldb" => crawl.crawldb().unwrap(),
+        "hosts" => crawl.hosts().unwrap(),
         _ => panic!("{table} has no versions"),
     }
     .unwrap_or_else(|| panic!("no {table} yet"))
