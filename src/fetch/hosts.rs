@@ -18,7 +18,7 @@ use super::robots::RobotsAnswer;
 use crate::error::{Error, Result};
 use crate::store::rows::{column, opt_str};
 use crate::store::schema::HOSTS;
-use crate::store::{read_batches, CrawlDir, SegmentWriter};
+use crate::store::{read_batches, CrawlDir};
 
 /// How long a robots.txt answer is reused (RFC 9309 §2.4).
 pub const ROBOTS_MAX_AGE_MS: i64 = 24 * 3600 * 1000;
@@ -77,7 +77,7 @@ fn read_records(
 /// then `records` (those still current at `now_ms`).
 pub fn save(crawl: &CrawlDir, records: &[HostRecord], now_ms: i64) -> Result<()> {
     let table = crawl.hosts_table();
-    let mut writer = SegmentWriter::create(&table.next_version()?, HOSTS.clone())?;
+    let mut writer = table.writer(HOSTS.clone())?;
     let ours: HashSet<&str> = records.iter().map(|r| r.host.as_str()).collect();
     if let Some(dir) = crawl.hosts()? {
         for batch in read_batches(&dir, 1024)? {

@@ -446,10 +446,7 @@ impl CrawlDir {
 
     /// A writer for the crawldb's next version.
     pub fn crawldb_writer(&self) -> Result<SegmentWriter> {
-        SegmentWriter::create(
-            &self.crawldb_table().next_version()?,
-            CRAWLDB_SCHEMA.clone(),
-        )
+        self.crawldb_table().writer(CRAWLDB_SCHEMA.clone())
     }
 
     /// Makes `staged` (from [`crawldb_writer`](Self::crawldb_writer)) the

@@ -73,15 +73,7 @@ fn has_parquet(dir: Option<PathBuf>) -> bool {
 /// In `dir`: puts back each segment moved aside whose replacement never
 /// arrived, and removes every other temp folder.
 fn clean(dir: &Path) -> Result<()> {
-    let entries: Vec<_> = std::fs::read_dir(dir)
-        .map_err(Error::io(dir))?
-        .filter_map(|e| e.ok())
-        .collect();
-    for entry in entries {
-        let (path, name) = (
-            entry.path(),
-            entry.file_name().to_string_lossy().into_owned(),
-        );
+    for (path, name) in super::versioned::entries(dir)? {
         if !name.contains(TEMP_MARK) {
             continue;
         }

@@ -18,11 +18,12 @@ use std::fs::File;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+use datafusion::arrow::datatypes::SchemaRef;
 use fs4::TryLockError;
 
 use super::durable::{rename_synced, sync_dir, write_synced};
 use super::layout::TEMP_MARK;
-use super::segment::{part_files, Staged};
+use super::segment::{part_files, SegmentWriter, Staged};
 use crate::error::{Error, Result};
 
 /// Names the current version.
@@ -92,15 +93,16 @@ impl VersionedTable {
         Ok(self.dir.join(version_name(next)))
     }
 
-    /// Makes `staged` (written with [`next_version`](Self::next_version)
-    /// as its final folder) the current version, then removes the old
-    /// versions no reader holds.
+    /// A writer of the next version, to be made current with
+    /// [`commit`](Self::commit).
+    pub fn writer(&self, schema: SchemaRef) -> Result<SegmentWriter> {
+        SegmentWriter::create(&self.next_version()?, schema)
+    }
+
+    /// Makes `staged` (from [`writer`](Self::writer)) the current version,
+    /// then removes the old versions no reader holds.
     pub fn commit(&self, staged: Staged) -> Result<()> {
-        write_synced(&staged.temp_dir.join(LEASE), b"")?;
-        sync_dir(&staged.temp_dir)?;
-        let version = staged.final_dir.clone();
-        staged.commit()?;
-        self.point_to(&version)?;
+        self.install(&staged.temp_dir, &staged.final_dir)?;
         // Committed: an old version left behind is removed by a later commit.
         if let Err(e) = self.prune() {
             eprintln!(
@@ -109,6 +111,15 @@ impl VersionedTable {
             );
         }
         Ok(())
+    }
+
+    /// Renames the complete folder `temp` (its lease added) to `version`
+    /// and makes it current.
+    fn install(&self, temp: &Path, version: &Path) -> Result<()> {
+        write_synced(&temp.join(LEASE), b"")?;
+        sync_dir(temp)?;
+        rename_synced(temp, version)?;
+        self.point_to(version)
     }
 
     fn point_to(&self, version: &Path) -> Result<()> {
@@ -187,10 +198,7 @@ impl VersionedTable {
                 super::durable::link_or_copy(&path, &temp.join(name))?;
             }
         }
-        write_synced(&temp.join(LEASE), b"")?;
-        sync_dir(&temp)?;
-        rename_synced(&temp, &version)?;
-        self.point_to(&version)
+        self.install(&temp, &version)
     }
 
     /// Removes every version but the current one that no reader holds,
@@ -269,7 +277,7 @@ fn remove(path: &Path) -> Result<()> {
 }
 
 /// The entries of `dir` with their names.
-fn entries(dir: &Path) -> Result<Vec<(PathBuf, String)>> {
+pub(super) fn entries(dir: &Path) -> Result<Vec<(PathBuf, String)>> {
     Ok(std::fs::read_dir(dir)
         .map_err(Error::io(dir))?
         .filter_map(|e| e.ok())

@@ -7,7 +7,6 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 
 use super::*;
 use crate::store::segment::read_batches;
-use crate::store::SegmentWriter;
 
 fn schema() -> SchemaRef {
     Arc::new(Schema::new(vec![Field::new("n", DataType::Int32, false)]))
@@ -15,7 +14,7 @@ fn schema() -> SchemaRef {
 
 /// Commits a version of `table` holding the one row `n`.
 fn commit(table: &VersionedTable, n: i32) {
-    let mut writer = SegmentWriter::create(&table.next_version().unwrap(), schema()).unwrap();
+    let mut writer = table.writer(schema()).unwrap();
     let column = Arc::new(Int32Array::from(vec![n]));
     writer
         .write(&RecordBatch::try_new(schema(), vec![column]).unwrap())
