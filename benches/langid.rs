@@ -13,6 +13,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use langcrawl::lang::eval::{self, Sample};
+use langcrawl::lang::naming_eval;
 use langcrawl::lang::target_eval::{self, Kind};
 use langcrawl::lang::TargetLang;
 
@@ -31,8 +32,8 @@ fn main() -> anyhow::Result<()> {
         eval::table(&pages)
     );
     println!(
-        "mean recall over languages whatlang knows: {:.2}%\n",
-        100.0 * eval::mean_recall(&pages, eval::whatlang_knows)
+        "mean recall over languages langcrawl can name: {:.2}%\n",
+        100.0 * eval::mean_recall(&pages, eval::identifiable)
     );
 
     let anchors: Vec<Sample> = paragraphs
@@ -86,16 +87,21 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The target decision per target on leipzig-dev (every sample of every
-/// language in the target list), and the Marathi a Hindi crawl accepts.
+/// On leipzig-dev: the label every page gets beside whatlang's, for every
+/// language; the target decision per target against every other language;
+/// the Marathi a Hindi crawl accepts.
 fn leipzig() -> anyhow::Result<Vec<Sample>> {
     let dir = common::data_dir("LANGCRAWL_LEIPZIG", "leipzig-dev", "tests/corpus/leipzig");
     println!("corpus: {}\n", dir.display());
-    let sentences = target_eval::load(&dir, Kind::Sentences, usize::MAX)?;
-    let pairs = target_eval::load(&dir, Kind::WordPairs, usize::MAX)?;
+    let sentences = target_eval::load_all(&dir, Kind::Sentences, usize::MAX)?;
+    let pairs = target_eval::load_all(&dir, Kind::WordPairs, usize::MAX)?;
     let started = Instant::now();
     println!(
-        "## Target vs the rest of the list: sentences as pages, word pairs as anchors\n\n{}",
+        "## Which language, without a target: the label every page gets (sentences and word pairs as pages), beside whatlang's\n\n{}",
+        naming_eval::table(&sentences, &pairs)
+    );
+    println!(
+        "## Target vs every other language of the corpus: sentences as pages, word pairs as anchors\n\n{}",
         target_eval::table(&sentences, &pairs)
     );
     println!(

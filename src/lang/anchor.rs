@@ -1,10 +1,12 @@
 //! Anchor language: short texts are decided by script first (kana, Hangul,
-//! Thai, Devanagari); Han-only text is [`HAN`] (Chinese or Japanese); for a
-//! target with confusable neighbours the second stage names Devanagari,
-//! Han-only, Latin and Cyrillic text when it is sure; else whatlang when it
-//! is reliable on four words or more, else `und` — never a guess.
+//! Thai, Devanagari); Han-only text is [`HAN`] (Chinese or Japanese); the
+//! rest (Latin, Cyrillic, Arabic...) by the n-gram models of every
+//! language ([`super::ngram_model`]), settled among the target's
+//! confusable neighbours where it has some; a language is named only when
+//! the models are sure, else `und` — never a guess.
 
 use super::neighbours;
+use super::ngram_model;
 use super::script::ScriptCounts;
 pub use super::script::HAN;
 
@@ -17,7 +19,9 @@ pub struct AnchorLang {
     /// ISO 639-3 code, [`HAN`] or [`UNDETERMINED`].
     pub lang: String,
     pub confidence: f64,
-    /// `script`, `whatlang`, `neighbours` (the second stage) or `none`.
+    /// `script`, `ngrams` (the models of every language), `whatlang`
+    /// (Devanagari, or a script the models lack), `neighbours` (the second
+    /// stage) or `none`.
     pub source: &'static str,
 }
 
@@ -43,9 +47,9 @@ pub fn anchor_lang(text: &str) -> String {
 
 /// The language of a short text for a crawl of `target`: the script
 /// decides where it names one language; with a target that has
-/// confusable neighbours, the second stage settles Devanagari, Han-only,
-/// Latin and Cyrillic text when it is sure; otherwise whatlang on four
-/// words or more, else `und` — never a guess.
+/// confusable neighbours, the second stage settles Devanagari and Han-only
+/// text when it is sure; other scripts go to the n-gram models of every
+/// language ([`by_ngrams`]); else `und` — never a guess.
 pub fn identify_anchor(text: &str, target: Option<&str>) -> AnchorLang {
     let text = text.trim();
     if looks_like_url(text) {
@@ -53,8 +57,7 @@ pub fn identify_anchor(text: &str, target: Option<&str>) -> AnchorLang {
     }
     let counts = ScriptCounts::of(text);
     let group = target.map(neighbours::group).unwrap_or_default();
-    let target = target.filter(|_| !group.is_empty());
-    match (counts.decisive_lang(), target) {
+    match (counts.decisive_lang(), target.filter(|_| !group.is_empty())) {
         (Some("hin"), Some(target)) if group.contains(&"hin") => {
             settled(text, &group, target).unwrap_or_else(|| {
                 // Unsure between Devanagari neighbours: the crawl's own
@@ -63,36 +66,89 @@ pub fn identify_anchor(text: &str, target: Option<&str>) -> AnchorLang {
             })
         }
         (Some("hin"), _) => devanagari_lang(text),
-        (Some(HAN), Some(target @ ("cmn" | "jpn"))) => settled(text, &group, target)
-            .unwrap_or_else(|| AnchorLang::new(HAN, SCRIPT_CONFIDENCE, "script")),
+        (Some(HAN), Some(target @ ("cmn" | "jpn"))) if counts.han >= MIN_HAN_SETTLED => {
+            settled(text, &group, target)
+                .unwrap_or_else(|| AnchorLang::new(HAN, SCRIPT_CONFIDENCE, "script"))
+        }
         (Some(code), _) => AnchorLang::new(code, SCRIPT_CONFIDENCE, "script"),
         (None, _) if counts.letters() == 0 => AnchorLang::undetermined(),
-        (None, Some(target)) if neighbours::in_shared_script(target) => english(text, target)
-            .or_else(|| settled(text, neighbours::shared_script_languages(), target))
-            .unwrap_or_else(|| shared_script_lang(text)),
-        (None, _) => shared_script_lang(text),
+        (None, _) => by_ngrams(text, target, &group),
     }
 }
 
+/// Han characters the second stage needs before it calls a Han-only
+/// anchor Chinese or Japanese: most words of two or three characters are
+/// written alike in both.
+const MIN_HAN_SETTLED: usize = 4;
+
 /// Confidence of a language the script alone names.
 const SCRIPT_CONFIDENCE: f64 = 1.0;
-/// Confidence the second stage needs before a short text is named the
-/// target, and before it is named another language (a wrong "other" loses
-/// target pages; a wrong "target" costs one fetch).
+/// Probability the models need before a short text is named the target,
+/// and before it is named another language (a wrong "other" loses target
+/// pages; a wrong "target" costs one fetch).
 const MIN_TARGET_CONFIDENCE: f64 = 0.35;
-const MIN_OTHER_CONFIDENCE: f64 = 0.9;
+const MIN_OTHER_CONFIDENCE: f64 = 0.99;
+/// Probability among every language the models need to name a language
+/// outside the target's group: two words of a language look much like its
+/// neighbours'.
+const SURE_OTHER: f64 = 0.99;
 
-/// Confidence with which English, scored against the target alone, ends
-/// the question: most anchors of the web are English, and scoring every
-/// language of the script costs six times more. Such an anchor is `und`,
-/// not `eng`: against one language, a Malay pair can look English.
-const SURE_ENGLISH: f64 = 0.99;
+/// The models' answer among every language: the target when it is the
+/// likeliest and likely enough; a confusion group member settled within
+/// the group (with its marker words); another language when sure; else
+/// `und`. Text mostly in letters the models have not seen (a script they
+/// lack), and every text of a crawl whose target they lack, goes to
+/// whatlang.
+fn by_ngrams(text: &str, target: Option<&str>, group: &[&str]) -> AnchorLang {
+    let model = ngram_model::model();
+    let ranking = model.rank(text, None);
+    let lacked = target.is_some_and(|t| !model.knows(t));
+    if lacked || ranking.known_letters * 2 < ranking.letters {
+        return whatlang_lang(text);
+    }
+    let (best, p) = ranking.probabilities(usize::MAX, ngram_model::SHORT_TEXT_TEMPERATURE)[0];
+    if let Some(lacked) = lacked_neighbour(text, best) {
+        return lacked;
+    }
+    if let Some(target) = target {
+        if group.contains(&best) {
+            return settled(text, group, target).unwrap_or_else(AnchorLang::undetermined);
+        }
+        if best == target && p >= MIN_TARGET_CONFIDENCE {
+            return AnchorLang::new(best, p, "ngrams");
+        }
+    }
+    if p >= SURE_OTHER {
+        AnchorLang::new(best, p, "ngrams")
+    } else {
+        AnchorLang::undetermined()
+    }
+}
 
-/// `und` when the second stage, choosing between the target and English,
-/// is sure of English.
-fn english(text: &str, target: &str) -> Option<AnchorLang> {
-    let (lang, confidence) = neighbours::settle(text, &[target, "eng"])?;
-    (lang == "eng" && confidence >= SURE_ENGLISH).then(AnchorLang::undetermined)
+/// Languages whatlang knows and the models lack, by the modelled language
+/// the models take them for (Yiddish for Hebrew, Turkmen and Uzbek for
+/// Turkish and Azerbaijani, Javanese for Indonesian and Malay, Nepali for
+/// Hindi and Marathi).
+const LACKED_NEIGHBOURS: &[(&str, &[&str])] = &[
+    ("heb", &["yid"]),
+    ("tur", &["tuk", "uzb"]),
+    ("aze", &["tuk", "uzb"]),
+    ("ind", &["jav"]),
+    ("msa", &["jav"]),
+    ("hin", &["nep"]),
+    ("mar", &["nep"]),
+];
+
+/// whatlang's sure answer, when the models' likeliest language `best` has
+/// a neighbour they lack and whatlang names that neighbour.
+fn lacked_neighbour(text: &str, best: &str) -> Option<AnchorLang> {
+    let (_, lacked) = LACKED_NEIGHBOURS
+        .iter()
+        .find(|(modelled, _)| *modelled == best)?;
+    let info = whatlang::detect(text).filter(|info| info.is_reliable())?;
+    lacked
+        .contains(&info.lang().code())
+        .then(|| AnchorLang::new(info.lang().code(), info.confidence(), "whatlang"))
 }
 
 /// The second stage's answer among `candidates`, when it is sure enough.
@@ -116,18 +172,17 @@ pub fn matches_target(anchor_lang: &str, target: &str, han_matches: bool) -> boo
     anchor_lang == target || (han_matches && anchor_lang == HAN && matches!(target, "jpn" | "cmn"))
 }
 
-/// Words needed before whatlang is trusted on a Latin, Cyrillic or Arabic
-/// anchor, and the confidence it must have: short texts in these scripts
-/// are mostly noise to it.
-const MIN_SHARED_SCRIPT_WORDS: usize = 4;
-const MIN_SHARED_SCRIPT_CONFIDENCE: f64 = 0.9;
+/// Words needed before whatlang is trusted on a script the models lack,
+/// and the confidence it must have: short texts are mostly noise to it.
+const MIN_WHATLANG_WORDS: usize = 4;
+const MIN_WHATLANG_CONFIDENCE: f64 = 0.9;
 
-fn shared_script_lang(text: &str) -> AnchorLang {
-    if text.split_whitespace().count() < MIN_SHARED_SCRIPT_WORDS {
+fn whatlang_lang(text: &str) -> AnchorLang {
+    if text.split_whitespace().count() < MIN_WHATLANG_WORDS {
         return AnchorLang::undetermined();
     }
     whatlang::detect(text)
-        .filter(|info| info.is_reliable() && info.confidence() >= MIN_SHARED_SCRIPT_CONFIDENCE)
+        .filter(|info| info.is_reliable() && info.confidence() >= MIN_WHATLANG_CONFIDENCE)
         .map_or_else(AnchorLang::undetermined, |info| {
             AnchorLang::new(info.lang().code(), info.confidence(), "whatlang")
         })

@@ -33,7 +33,7 @@ pub fn load_paragraphs(dir: &Path) -> Result<Vec<Sample>> {
     for path in files {
         let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
         let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-        let lang = whatlang_code(stem.split('_').next().unwrap_or_default()).to_string();
+        let lang = corpus_code(stem.split('_').next().unwrap_or_default()).to_string();
         samples.extend(
             text.lines()
                 .map(str::trim)
@@ -47,27 +47,32 @@ pub fn load_paragraphs(dir: &Path) -> Result<Vec<Sample>> {
     Ok(samples)
 }
 
-/// Corpus codes for individual languages whose macrolanguage whatlang
+/// Corpus codes for individual languages whose macrolanguage langcrawl
 /// names (Standard Arabic → Arabic, North Azerbaijani → Azerbaijani,
-/// Northern Uzbek → Uzbek, Eastern Yiddish → Yiddish).
+/// Northern Uzbek → Uzbek, Eastern Yiddish → Yiddish, Tosk → Albanian,
+/// Halh → Mongolian, Swahili).
 const MACROLANGUAGES: &[(&str, &str)] = &[
     ("arb", "ara"),
     ("azj", "aze"),
     ("uzn", "uzb"),
     ("ydd", "yid"),
+    ("als", "sqi"),
+    ("khk", "mon"),
+    ("swh", "swa"),
 ];
 
-/// The code whatlang uses for the corpus language `code`.
-pub fn whatlang_code(code: &str) -> &str {
+/// The code langcrawl names the corpus language `code` by.
+pub fn corpus_code(code: &str) -> &str {
     MACROLANGUAGES
         .iter()
         .find(|(individual, _)| *individual == code)
         .map_or(code, |(_, macro_code)| macro_code)
 }
 
-/// True if whatlang knows the language `code`.
-pub fn whatlang_knows(code: &str) -> bool {
-    whatlang::Lang::from_code(code).is_some()
+/// True if langcrawl can name the language `code`: the n-gram models or
+/// whatlang know it.
+pub fn identifiable(code: &str) -> bool {
+    whatlang::Lang::from_code(code).is_some() || super::ngram_model::model().knows(code)
 }
 
 /// Short anchors cut from a paragraph: runs of 2 to 5 words, or of 2 to 8
@@ -188,7 +193,7 @@ pub fn mean_recall(scores: &Scores, keep: impl Fn(&str) -> bool) -> f64 {
 pub fn confident_wrong_rate(scores: &Scores) -> f64 {
     let (wrong, all) = scores
         .iter()
-        .filter(|(code, _)| whatlang_knows(code))
+        .filter(|(code, _)| identifiable(code))
         .fold((0, 0), |(w, a), (_, s)| {
             (w + s.confident_wrong, a + s.samples)
         });

@@ -1,13 +1,10 @@
 //! The second stage of language identification: a target's confusable
 //! neighbours (Hindi/Marathi, Czech/Slovak, Malay/Indonesian...) settled by
-//! lingua's n-gram models restricted to that group. whatlang answers first;
-//! the second stage runs only when its answer lands in the target's group.
-
-use std::collections::HashMap;
-use std::sync::{LazyLock, Mutex, OnceLock};
+//! the character n-gram models ([`super::ngram_model`]) restricted to that
+//! group, and by marker words where n-grams cannot tell a pair apart.
 
 use super::markers;
-use lingua::{Language, LanguageDetector, LanguageDetectorBuilder};
+use super::ngram_model;
 
 /// Languages a first answer is confused among (ISO 639-3). A target in two
 /// groups (Serbian: Latin and Cyrillic neighbours) has both.
@@ -39,108 +36,37 @@ pub fn group(target: &str) -> Vec<&'static str> {
 
 /// True if the second stage has a model for `code` (ISO 639-3).
 pub fn knows(code: &str) -> bool {
-    lingua_language(code).is_some()
+    ngram_model::model().knows(code)
 }
 
-/// lingua's language for an ISO 639-3 code as langcrawl names it, when the
-/// build includes its model (the table is built once: this runs per anchor).
-fn lingua_language(code: &str) -> Option<Language> {
-    static LANGUAGES: LazyLock<HashMap<String, Language>> = LazyLock::new(|| {
-        Language::all()
-            .into_iter()
-            .map(|language| (code_of(language), language))
-            .collect()
-    });
-    LANGUAGES.get(code).copied()
-}
-
-/// langcrawl's ISO 639-3 code for a lingua language.
-fn code_of(language: Language) -> String {
-    match language.iso_code_639_3().to_string().as_str() {
-        "zho" => "cmn".into(),
-        code => code.into(),
-    }
-}
-
-/// The likeliest of `candidates` (ISO 639-3 codes lingua knows; the rest
-/// are ignored) for `text`, with lingua's confidence relative to the other
-/// candidates; `None` when fewer than two candidates are known or the text
-/// has no letter lingua can use.
-/// The pairs lingua cannot tell apart are then settled by their marker
+/// The likeliest of `candidates` (ISO 639-3 codes the models know; the
+/// rest are ignored) for `text`, with its probability among them; `None`
+/// when fewer than two candidates are known or no letter of the text is
+/// one their models have seen.
+/// The pairs n-grams cannot tell apart are then settled by their marker
 /// words ([`super::markers`]) when the text has some.
 pub fn settle(text: &str, candidates: &[&str]) -> Option<(String, f64)> {
-    let detector = detector(candidates)?;
-    let (language, confidence) = detector
-        .compute_language_confidence_values(text)
-        .into_iter()
-        .next()?;
-    if confidence <= 0.0 {
+    let known: Vec<&str> = candidates.iter().copied().filter(|c| knows(c)).collect();
+    if known.len() < 2 {
         return None;
     }
-    let lang = code_of(language);
-    match markers::settle(text, &lang) {
+    let ranking = ngram_model::model().rank(text, Some(&known));
+    if ranking.known_letters == 0 {
+        return None;
+    }
+    let (lang, confidence) =
+        ranking.probabilities(usize::MAX, ngram_model::SHORT_TEXT_TEMPERATURE)[0];
+    match markers::settle(text, lang) {
         Some((side, margin)) if candidates.contains(&side) => {
             let sure = if margin > 1 { 0.95 } else { MARKER_CONFIDENCE };
             Some((side.to_string(), sure))
         }
-        _ => Some((lang, confidence)),
+        _ => Some((lang.to_string(), confidence)),
     }
 }
 
 /// Confidence in a side one marker word more than the other decides.
 const MARKER_CONFIDENCE: f64 = 0.9;
-
-/// Every language the second stage knows that is written in a script many
-/// languages share (Latin, Cyrillic): the neighbourhood of a short anchor.
-pub fn shared_script_languages() -> &'static [&'static str] {
-    static LANGUAGES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-        GROUPS
-            .iter()
-            .flat_map(|g| g.iter().copied())
-            .chain(["eng"])
-            .filter(|code| !matches!(*code, "hin" | "mar" | "nep" | "cmn" | "jpn") && knows(code))
-            .fold(Vec::new(), |mut all, code| {
-                if !all.contains(&code) {
-                    all.push(code);
-                }
-                all
-            })
-    });
-    &LANGUAGES
-}
-
-/// True for a target written in a script many languages share (Latin,
-/// Cyrillic) that the second stage knows: its short texts and unsure pages
-/// are worth asking the second stage about.
-pub fn in_shared_script(target: &str) -> bool {
-    shared_script_languages().contains(&target)
-}
-
-/// A detector per candidate set, built once (the models themselves are
-/// loaded once per process by lingua, on first use).
-fn detector(candidates: &[&str]) -> Option<&'static LanguageDetector> {
-    static DETECTORS: OnceLock<Mutex<HashMap<Vec<Language>, &'static LanguageDetector>>> =
-        OnceLock::new();
-    let mut languages: Vec<Language> = candidates
-        .iter()
-        .filter_map(|c| lingua_language(c))
-        .collect();
-    languages.sort();
-    languages.dedup();
-    if languages.len() < 2 {
-        return None;
-    }
-    let mut detectors = DETECTORS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let detector = detectors.entry(languages).or_insert_with_key(|languages| {
-        Box::leak(Box::new(
-            LanguageDetectorBuilder::from_languages(languages).build(),
-        ))
-    });
-    Some(*detector)
-}
 
 #[cfg(test)]
 mod tests {
@@ -159,7 +85,8 @@ mod tests {
         for code in GROUPS.iter().flat_map(|g| g.iter()) {
             assert_eq!(knows(code), !matches!(*code, "nep" | "glg"), "{code}");
         }
-        assert!(!knows("tha") && !knows("xyz"));
+        assert_eq!(ngram_model::model().languages().len(), 75);
+        assert!(knows("tha") && knows("eng") && !knows("xyz"));
     }
 
     proptest::proptest! {

@@ -1,4 +1,6 @@
-//! Page language: whatlang on a bounded prefix of the visible text; the
+//! Page language: the n-gram models of every language
+//! ([`super::ngram_model`]; whatlang for scripts they lack) on a bounded
+//! prefix of the visible text; the
 //! hints (`<html lang>`, the charset) break ties and fill in when the text
 //! is too short to decide; CJK by the share of each script; the target's
 //! confusable neighbours settled by a second stage; a second language
@@ -8,14 +10,15 @@ use super::anchor::{identify_anchor, UNDETERMINED};
 use super::charset::charset_language;
 use super::codes::tag_code;
 use super::neighbours;
+use super::ngram_model;
 use super::script::{ScriptCounts, HAN};
 
 /// `source` of a text with no letter at all (a frameset, a refresh, an image page).
 pub const NO_TEXT: &str = "no-text";
 
-/// Characters of visible text given to whatlang.
+/// Characters of visible text identified.
 pub const TEXT_PREFIX_CHARS: usize = 2048;
-/// Below this many letters the text alone does not decide.
+/// Below this many letters an unsure text does not decide.
 const MIN_LETTERS: usize = 20;
 
 /// Confidence given to a language named by each kind of hint.
@@ -43,7 +46,7 @@ pub struct PageLang {
     pub lang2_share: Option<f64>,
 }
 
-/// Identifies the language of visible `text`. When whatlang is unsure or
+/// Identifies the language of visible `text`. When the text is unsure or
 /// the text is short, the hints decide in this order: the script of the
 /// text, `html_lang` (the `<html lang>` attribute), a `charset` (WHATWG
 /// name) that implies a language. Chinese, Japanese and Korean are told
@@ -56,6 +59,56 @@ pub fn identify_page(
     charset: &str,
     target: Option<&str>,
 ) -> PageLang {
+    identify_page_text(PageText::whole(text), html_lang, charset, target)
+}
+
+/// A page's visible text, and its running text: the same without the
+/// texts of its links (headings, paragraphs, list items, cells).
+#[derive(Debug, Clone, Copy)]
+pub struct PageText<'a> {
+    pub all: &'a str,
+    pub running: &'a str,
+}
+
+/// How much less a letter of link text weighs than one of running text
+/// when the page's language is judged: a link directory's quoted titles
+/// do not make it a page in their language.
+const LINK_TEXT_WEIGHT: usize = 4;
+
+impl<'a> PageText<'a> {
+    /// A text with no links apart.
+    pub fn whole(text: &'a str) -> Self {
+        PageText {
+            all: text,
+            running: text,
+        }
+    }
+
+    /// The text the page's language is judged on: the running text when
+    /// it has [`MIN_LETTERS`] letters or more and outweighs the link text
+    /// ([`LINK_TEXT_WEIGHT`]); else all of it (a page of links).
+    fn judged(&self) -> &'a str {
+        let letters = |text: &str| text.chars().filter(|c| c.is_alphabetic()).count();
+        let running = letters(self.running);
+        let links = letters(self.all).saturating_sub(running);
+        if running >= MIN_LETTERS && running * LINK_TEXT_WEIGHT >= links {
+            self.running
+        } else {
+            self.all
+        }
+    }
+}
+
+/// [`identify_page`] on a page whose link texts are known: the running
+/// text decides ([`PageText::judged`]); the second language is that of
+/// all the text (a directory's quoted titles).
+pub fn identify_page_text(
+    page: PageText<'_>,
+    html_lang: Option<&str>,
+    charset: &str,
+    target: Option<&str>,
+) -> PageLang {
+    let text = page.judged();
     if !text.chars().any(char::is_alphabetic) {
         return PageLang {
             lang: None,
@@ -69,7 +122,7 @@ pub fn identify_page(
     let prefix = bounded_prefix(text, TEXT_PREFIX_CHARS);
     let counts = ScriptCounts::of(prefix);
     let hints = Hints::of(html_lang, charset);
-    let first = first_answer(prefix, &counts, &hints);
+    let first = first_answer(prefix, &counts, &hints, target);
     let (lang, confidence, source) = match first {
         Some(answer) => {
             let answer = cjk_by_share(&counts, &hints)
@@ -80,7 +133,7 @@ pub fn identify_page(
                 .unwrap_or(answer);
             (Some(answer.0), answer.1, answer.2)
         }
-        // Too short for whatlang: a crawl with a target asks the anchor rule.
+        // Too short to decide: a crawl with a target asks the anchor rule.
         None => match target.map(|t| identify_anchor(prefix, Some(t))) {
             Some(anchor) if anchor.lang != UNDETERMINED && anchor.lang != HAN => {
                 (Some(anchor.lang), anchor.confidence, anchor.source)
@@ -88,9 +141,10 @@ pub fn identify_page(
             _ => (None, 0.0, "none"),
         },
     };
+    let all = bounded_prefix(page.all, TEXT_PREFIX_CHARS);
     let (lang2, lang2_share) = lang
         .as_deref()
-        .and_then(|lang| second_language(prefix, &counts, lang))
+        .and_then(|lang| second_language(all, &ScriptCounts::of(all), lang))
         .unzip();
     PageLang {
         lang,
@@ -125,33 +179,86 @@ impl Hints {
     }
 }
 
-/// whatlang's answer, or the hints' when whatlang is unsure or the text short.
-fn first_answer(prefix: &str, counts: &ScriptCounts, hints: &Hints) -> Option<Answer> {
+/// The text's answer, or the hints' when the text is unsure or short.
+fn first_answer(
+    prefix: &str,
+    counts: &ScriptCounts,
+    hints: &Hints,
+    target: Option<&str>,
+) -> Option<Answer> {
     let japanese_hint = hints.names("jpn");
-    let info = (counts.letters() >= MIN_LETTERS)
-        .then(|| whatlang::detect(prefix))
-        .flatten();
-    Some(match &info {
-        Some(info) if info.is_reliable() => match info.lang().code() {
-            // whatlang names Han-only text Chinese; kana or a Japanese hint settles it.
-            "cmn" if counts.kana > 0 || japanese_hint => {
-                ("jpn".to_string(), info.confidence(), "text+hint")
+    let text = text_lang(prefix, target);
+    // An unsure answer on a few letters is no answer.
+    let unsure = text.clone().filter(|_| counts.letters() >= MIN_LETTERS);
+    Some(match &text {
+        Some((code, confidence, true)) => match code.as_str() {
+            // Han-only text is Chinese unless a hint says Japanese (kana
+            // settle it by share, below).
+            "cmn" | "jpn" if counts.kana == 0 && japanese_hint => {
+                ("jpn".to_string(), *confidence, "text+hint")
             }
-            code => (code.to_string(), info.confidence(), "text"),
+            "cmn" | "jpn" if counts.kana == 0 => ("cmn".to_string(), *confidence, "text"),
+            "cmn" => ("jpn".to_string(), *confidence, "text+hint"),
+            code => (code.to_string(), *confidence, "text"),
         },
-        _ => match (counts.decisive_lang(), &hints.html, hints.charset, &info) {
+        _ => match (counts.decisive_lang(), &hints.html, hints.charset, &unsure) {
             (Some(HAN), ..) if japanese_hint => ("jpn".into(), SCRIPT_CONFIDENCE, "script"),
             (Some(HAN), ..) => ("cmn".into(), SCRIPT_CONFIDENCE, "script"),
             (Some(code), ..) => (code.to_string(), SCRIPT_CONFIDENCE, "script"),
             (None, Some(code), ..) => (code.clone(), HTML_LANG_CONFIDENCE, "html_lang"),
             (None, None, Some(code), _) => (code.to_string(), CHARSET_CONFIDENCE, "charset"),
-            (None, None, None, Some(info)) => {
-                (info.lang().code().to_string(), info.confidence(), "text")
-            }
+            (None, None, None, Some((code, confidence, _))) => (code.clone(), *confidence, "text"),
             (None, None, None, None) => return None,
         },
     })
 }
+
+/// Letters of evidence a page's text counts for at most when its
+/// language's probability is taken (n-gram likelihoods of long texts
+/// overstate certainty; a text of up to twice as many letters counts at
+/// the short-text temperature), and the probability from which it decides
+/// alone, however short.
+const TEXT_EVIDENCE_LETTERS: usize = 20;
+const SURE_TEXT: f64 = 0.5;
+
+/// The language of a text, its probability and whether it is sure: the
+/// n-gram models' likeliest; whatlang's answer when most letters are in a
+/// script the models lack (Kannada, Khmer, Ethiopic...), or when whatlang
+/// is sure of a language the models lack (Nepali, Javanese, Turkmen,
+/// Uzbek, Yiddish, Akan) and either the models are unsure or that
+/// language is the crawl's `target`.
+fn text_lang(prefix: &str, target: Option<&str>) -> Option<(String, f64, bool)> {
+    let model = ngram_model::model();
+    let ranking = model.rank(prefix, None);
+    let whatlang = || {
+        let info = whatlang::detect(prefix)?;
+        Some((
+            info.lang().code().to_string(),
+            info.confidence(),
+            info.is_reliable(),
+        ))
+    };
+    if ranking.known_letters * 2 < ranking.letters {
+        return whatlang();
+    }
+    let (lang, p) = ranking.probabilities(
+        2 * TEXT_EVIDENCE_LETTERS,
+        ngram_model::SHORT_TEXT_TEMPERATURE,
+    )[0];
+    if p < SURE_MODELS || target.is_some_and(|t| !model.knows(t)) {
+        let lacked = |(code, _, sure): &(String, f64, bool)| {
+            *sure && !model.knows(code) && (p < SURE_MODELS || target == Some(code.as_str()))
+        };
+        if let Some(other) = whatlang().filter(lacked) {
+            return Some(other);
+        }
+    }
+    Some((lang.to_string(), p, p >= SURE_TEXT))
+}
+
+/// The models' probability below which whatlang's sure answer of a
+/// language they lack is taken instead.
+const SURE_MODELS: f64 = 0.99;
 
 /// Share of Hangul among the CJK letters from which a text is Korean.
 const KOREAN_HANGUL_SHARE: f64 = 0.3;
@@ -202,10 +309,8 @@ fn cjk_by_share(counts: &ScriptCounts, hints: &Hints) -> Option<Answer> {
 }
 
 /// The answer settled among the target's confusion group, when the first
-/// answer is in it and the group has models for it (lingua's models tell
-/// these neighbours apart better than whatlang's, even when unsure); or,
-/// when whatlang was unsure of a language outside the group, the group
-/// member the second stage names among every language of the script.
+/// answer is in it: the models restricted to the group, and the pairs'
+/// marker words ([`super::neighbours`]).
 fn settle_in_group(prefix: &str, answer: &Answer, target: &str) -> Option<Answer> {
     let prefix = bounded_prefix(prefix, SECOND_STAGE_CHARS);
     let group = neighbours::group(target);
@@ -213,29 +318,16 @@ fn settle_in_group(prefix: &str, answer: &Answer, target: &str) -> Option<Answer
     if group.is_empty() || answer.2 == "cjk-share" || matches!(answer.0.as_str(), "cmn" | "jpn") {
         return None;
     }
-    if group.contains(&answer.0.as_str()) && neighbours::knows(&answer.0) {
-        let (lang, confidence) = neighbours::settle(prefix, &group)?;
-        return Some((lang, confidence, "neighbours"));
-    }
-    if answer.2 != "text"
-        || answer.1 >= UNSURE_FIRST_ANSWER
-        || !neighbours::in_shared_script(target)
-    {
+    if !group.contains(&answer.0.as_str()) || !neighbours::knows(&answer.0) {
         return None;
     }
-    let (lang, confidence) = neighbours::settle(prefix, neighbours::shared_script_languages())?;
-    group
-        .contains(&lang.as_str())
-        .then_some((lang, confidence, "neighbours"))
+    let (lang, confidence) = neighbours::settle(prefix, &group)?;
+    Some((lang, confidence, "neighbours"))
 }
 
 /// Characters of visible text the second stage reads: a few sentences
 /// tell neighbours apart, and its cost grows with the text.
 const SECOND_STAGE_CHARS: usize = 500;
-
-/// whatlang's confidence below which an answer outside the target's group
-/// is asked again.
-const UNSURE_FIRST_ANSWER: f64 = 0.5;
 
 /// Least share of the letters, and least letters, a second script needs
 /// for a page to count as bilingual.
@@ -264,13 +356,13 @@ fn second_language(prefix: &str, counts: &ScriptCounts, lang: &str) -> Option<(S
     let lang2 = match ScriptCounts::of(&words).decisive_lang() {
         Some(HAN) => "cmn".to_string(),
         Some(code) => code.to_string(),
-        None => whatlang::detect(&words)?.lang().code().to_string(),
+        None => text_lang(&words, None)?.0,
     };
     (lang2 != lang).then_some((lang2, (share * 1000.0).round() / 1000.0))
 }
 
 /// The ISO 639-3 code of an `<html lang>` value (`ja-JP` → `jpn`) when
-/// whatlang or the second stage knows the language.
+/// whatlang or the n-gram models know the language.
 fn html_lang_code(value: &str) -> Option<String> {
     tag_code(value)
         .filter(|code| whatlang::Lang::from_code(code).is_some() || neighbours::knows(code))

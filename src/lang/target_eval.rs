@@ -9,13 +9,17 @@ use std::path::Path;
 use super::anchor::{identify_anchor, matches_target, UNDETERMINED};
 use super::codes::tag_code;
 use super::eval::{ratio, Sample};
+use super::neighbours;
 use super::page::identify_page;
 use crate::error::{Error, Result};
 
-/// The targets measured, and the languages each is told apart from.
+/// The targets measured, and the languages each is told apart from: the
+/// confusion groups' members, and targets without neighbours in the
+/// second stage's groups.
 pub const TARGETS: &[&str] = &[
     "jpn", "cmn", "kor", "tha", "hin", "mar", "nep", "ces", "slk", "rus", "ukr", "ind", "msa",
-    "nob", "nno", "dan", "hrv", "srp", "bos", "spa", "cat", "por",
+    "nob", "nno", "dan", "hrv", "srp", "bos", "spa", "cat", "por", "eng", "deu", "fra", "vie",
+    "ara", "pes", "tur",
 ];
 
 /// What a sample stands for.
@@ -39,6 +43,20 @@ impl Kind {
 /// Loads up to `per_lang` samples of `kind` for each language of
 /// [`TARGETS`] that `dir` has (a folder per ISO 639-1 code).
 pub fn load(dir: &Path, kind: Kind, per_lang: usize) -> Result<Vec<Sample>> {
+    load_where(dir, kind, per_lang, |code| TARGETS.contains(&code))
+}
+
+/// Loads up to `per_lang` samples of `kind` of every language `dir` has.
+pub fn load_all(dir: &Path, kind: Kind, per_lang: usize) -> Result<Vec<Sample>> {
+    load_where(dir, kind, per_lang, |_| true)
+}
+
+fn load_where(
+    dir: &Path,
+    kind: Kind,
+    per_lang: usize,
+    keep: impl Fn(&str) -> bool,
+) -> Result<Vec<Sample>> {
     let mut samples = Vec::new();
     let mut folders: Vec<_> = std::fs::read_dir(dir)
         .map_err(Error::io(dir))?
@@ -48,7 +66,7 @@ pub fn load(dir: &Path, kind: Kind, per_lang: usize) -> Result<Vec<Sample>> {
     folders.sort();
     for folder in folders {
         let name = folder.file_name().unwrap_or_default().to_string_lossy();
-        let Some(lang) = tag_code(&name).filter(|code| TARGETS.contains(&code.as_str())) else {
+        let Some(lang) = tag_code(&name).filter(|code| keep(code)) else {
             continue;
         };
         let path = folder.join(kind.file());
@@ -77,6 +95,12 @@ pub struct TargetScore {
     pub false_positives: usize,
     /// Target samples given another language (not `und`).
     pub confident_wrong: usize,
+    /// Samples of other languages.
+    pub others: usize,
+    /// Samples of languages outside the target's confusion group, and how
+    /// many of them were accepted.
+    pub strangers: usize,
+    pub strangers_accepted: usize,
 }
 
 impl TargetScore {
@@ -91,6 +115,15 @@ impl TargetScore {
     }
     pub fn confident_wrong_share(&self) -> f64 {
         ratio(self.confident_wrong, self.samples)
+    }
+    /// The share of other languages' samples accepted as the target.
+    pub fn false_acceptance(&self) -> f64 {
+        ratio(self.false_positives, self.others)
+    }
+    /// The share of samples of languages outside the target's confusion
+    /// group accepted as the target.
+    pub fn strangers_accepted_share(&self) -> f64 {
+        ratio(self.strangers_accepted, self.strangers)
     }
 }
 
@@ -108,6 +141,7 @@ pub fn decide(text: &str, target: &str, kind: Kind) -> String {
 /// counts as a Chinese or Japanese target, as in a crawl by default).
 pub fn score_target(samples: &[Sample], target: &str, kind: Kind) -> TargetScore {
     let mut score = TargetScore::default();
+    let group = neighbours::group(target);
     for sample in samples {
         let lang = decide(&sample.text, target, kind);
         let accepted = matches_target(&lang, target, true);
@@ -116,7 +150,12 @@ pub fn score_target(samples: &[Sample], target: &str, kind: Kind) -> TargetScore
             score.true_positives += usize::from(accepted);
             score.confident_wrong += usize::from(!accepted && lang != UNDETERMINED);
         } else {
+            score.others += 1;
             score.false_positives += usize::from(accepted);
+            if !group.contains(&sample.lang.as_str()) {
+                score.strangers += 1;
+                score.strangers_accepted += usize::from(accepted);
+            }
         }
     }
     score
@@ -132,29 +171,60 @@ pub fn accepted_share(samples: &[Sample], from: &str, target: &str, kind: Kind) 
     ratio(accepted, from.len())
 }
 
-/// A Markdown table of every target's scores on sentences and word pairs.
+/// A Markdown table of every target's scores on sentences and word pairs
+/// (false acceptance: the share of other languages' samples accepted, of
+/// all and of those outside the target's confusion group), and the means
+/// over targets with samples last.
 pub fn table(sentences: &[Sample], word_pairs: &[Sample]) -> String {
     let mut out = String::from(
-        "| target | sentences | precision | recall | word pairs | precision | recall | confidently wrong |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| target | sentences | precision | recall | accepted others | outside group | word pairs | precision | recall | accepted others | outside group | confidently wrong |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
+    let mut rows: Vec<[f64; 9]> = Vec::new();
     for target in TARGETS {
         let s = score_target(sentences, target, Kind::Sentences);
         let w = score_target(word_pairs, target, Kind::WordPairs);
         if s.samples + w.samples == 0 {
-            out.push_str(&format!("| {target} | no samples | | | | | | |\n"));
+            out.push_str(&format!("| {target} | no samples | | | | | | | | | | |\n"));
             continue;
         }
-        out.push_str(&format!(
-            "| {target} | {} | {:.3} | {:.3} | {} | {:.3} | {:.3} | {:.1}% |\n",
-            s.samples,
+        let row = [
             s.precision(),
             s.recall(),
-            w.samples,
+            s.false_acceptance(),
+            s.strangers_accepted_share(),
             w.precision(),
             w.recall(),
-            100.0 * w.confident_wrong_share()
-        ));
+            w.false_acceptance(),
+            w.strangers_accepted_share(),
+            w.confident_wrong_share(),
+        ];
+        out.push_str(&format!("| {target} | {} |{}", s.samples, cells(&row[..4])));
+        out.push_str(&format!(" {} |{}\n", w.samples, cells(&row[4..])));
+        rows.push(row);
     }
+    let n = rows.len().max(1) as f64;
+    let mean: Vec<f64> = (0..9)
+        .map(|i| rows.iter().map(|r| r[i]).sum::<f64>() / n)
+        .collect();
+    out.push_str(&format!(
+        "| **mean** | |{} |{}\n",
+        cells(&mean[..4]),
+        cells(&mean[4..])
+    ));
     out
+}
+
+/// Table cells: precision and recall as fractions, shares as percentages.
+fn cells(row: &[f64]) -> String {
+    row.iter()
+        .enumerate()
+        .map(|(i, v)| {
+            if i < 2 {
+                format!(" {v:.3} |")
+            } else {
+                format!(" {:.2}% |", 100.0 * v)
+            }
+        })
+        .collect()
 }

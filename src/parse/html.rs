@@ -123,6 +123,30 @@ pub struct RawLink {
     pub span: std::ops::Range<usize>,
 }
 
+impl Extracted {
+    /// The visible text without the links' texts: the page's running text.
+    pub fn running_text(&self) -> String {
+        let mut spans: Vec<&std::ops::Range<usize>> = self
+            .links
+            .iter()
+            .map(|l| &l.span)
+            .filter(|s| !s.is_empty())
+            .collect();
+        spans.sort_by_key(|s| s.start);
+        let mut running = String::with_capacity(self.text.len());
+        let mut at = 0;
+        for span in spans {
+            if span.start > at {
+                running.push_str(self.text.get(at..span.start).unwrap_or_default());
+                running.push(' ');
+            }
+            at = at.max(span.end);
+        }
+        running.push_str(self.text.get(at..).unwrap_or_default());
+        running
+    }
+}
+
 /// Extracts title, visible text, hints and links from an HTML document.
 pub fn extract(html: &str) -> Extracted {
     // nesting bounded first: the tree builder's work grows with the depth

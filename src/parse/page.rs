@@ -86,8 +86,13 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
     let http_charset = input.content_type.and_then(charset::header_charset);
     let decoded = lang::decode(bytes, http_charset, tld);
     let extracted = html::extract(&decoded.text);
-    let page_lang = lang::identify_page(
-        &extracted.text,
+    let running = extracted.running_text();
+    let text = lang::page::PageText {
+        all: &extracted.text,
+        running: &running,
+    };
+    let page_lang = lang::page::identify_page_text(
+        text,
         extracted.html_lang.as_deref(),
         decoded.charset,
         target,

