@@ -180,7 +180,7 @@ pub fn table(sentences: &[Sample], word_pairs: &[Sample]) -> String {
         "| target | sentences | precision | recall | accepted others | outside group | word pairs | precision | recall | accepted others | outside group | confidently wrong |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
-    let mut rows: Vec<[f64; 9]> = Vec::new();
+    let (mut sentence_rows, mut pair_rows) = (Vec::new(), Vec::new());
     for target in TARGETS {
         let s = score_target(sentences, target, Kind::Sentences);
         let w = score_target(word_pairs, target, Kind::WordPairs);
@@ -188,31 +188,43 @@ pub fn table(sentences: &[Sample], word_pairs: &[Sample]) -> String {
             out.push_str(&format!("| {target} | no samples | | | | | | | | | | |\n"));
             continue;
         }
-        let row = [
+        let srow = vec![
             s.precision(),
             s.recall(),
             s.false_acceptance(),
             s.strangers_accepted_share(),
+        ];
+        let wrow = vec![
             w.precision(),
             w.recall(),
             w.false_acceptance(),
             w.strangers_accepted_share(),
             w.confident_wrong_share(),
         ];
-        out.push_str(&format!("| {target} | {} |{}", s.samples, cells(&row[..4])));
-        out.push_str(&format!(" {} |{}\n", w.samples, cells(&row[4..])));
-        rows.push(row);
+        out.push_str(&format!("| {target} | {} |{}", s.samples, cells(&srow)));
+        out.push_str(&format!(" {} |{}\n", w.samples, cells(&wrow)));
+        if s.samples > 0 {
+            sentence_rows.push(srow);
+        }
+        if w.samples > 0 {
+            pair_rows.push(wrow);
+        }
     }
-    let n = rows.len().max(1) as f64;
-    let mean: Vec<f64> = (0..9)
-        .map(|i| rows.iter().map(|r| r[i]).sum::<f64>() / n)
-        .collect();
     out.push_str(&format!(
         "| **mean** | |{} |{}\n",
-        cells(&mean[..4]),
-        cells(&mean[4..])
+        cells(&means(&sentence_rows)),
+        cells(&means(&pair_rows))
     ));
     out
+}
+
+/// Each column's mean over the rows (the targets with samples).
+fn means(rows: &[Vec<f64>]) -> Vec<f64> {
+    let n = rows.len().max(1) as f64;
+    let width = rows.first().map_or(0, Vec::len);
+    (0..width)
+        .map(|i| rows.iter().map(|r| r[i]).sum::<f64>() / n)
+        .collect()
 }
 
 /// Table cells: precision and recall as fractions, shares as percentages.

@@ -22,6 +22,8 @@ static MODEL_BYTES: &[u8] = include_bytes!("models.bin");
 /// Nats added per order a letter's context is shortened by (stupid
 /// backoff's factor 0.4).
 const BACKOFF: f32 = -0.916;
+/// The longest n-gram scored (the file may name more).
+const MAX_ORDERS: usize = 8;
 /// ln P of a letter a language's model has not seen at all.
 const UNSEEN: f32 = -12.0;
 /// The temperature that makes short texts' probabilities honest: on
@@ -133,8 +135,9 @@ impl<'a> NgramModel<'a> {
         let h = hash(ngram);
         let check = (h as u16).to_le_bytes();
         let mut slot = first_slot(h, self.n_slots);
-        // The encoder leaves a fifth of the slots empty: every probe ends.
-        loop {
+        // The encoder leaves a fifth of the slots empty, so a probe ends at
+        // one; a damaged table still ends after every slot.
+        for _ in 0..self.n_slots {
             let at = slot * SLOT_BYTES;
             let offset = u32::from_le_bytes(
                 self.slots[at + 2..at + SLOT_BYTES]
@@ -152,8 +155,12 @@ impl<'a> NgramModel<'a> {
                     .get(start + 1..start + 1 + 2 * count)
                     .unwrap_or(&[]);
             }
-            slot = (slot + 1) % self.n_slots;
+            slot += 1;
+            if slot == self.n_slots {
+                slot = 0;
+            }
         }
+        &[]
     }
 }
 
@@ -177,13 +184,12 @@ impl NgramModel<'static> {
             }
         }
         scorer.word(&word);
-        let best_known = |scores: &[(usize, f32)]| scores.first().map_or(0, |s| scorer.known[s.0]);
+        let best_known =
+            |scores: &[(usize, f32)]| scores.first().map_or(0, |s| scorer.known[s.0] as usize);
         let mut scores: Vec<(usize, f32)> = scorer
-            .totals
-            .iter()
+            .totals()
             .enumerate()
             .filter(|(i, _)| keep[*i])
-            .map(|(i, t)| (i, *t))
             .collect();
         scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         Ranking {
@@ -204,54 +210,83 @@ fn is_letter(c: char) -> bool {
     c.is_alphabetic() && c.general_category_group() == GeneralCategoryGroup::Letter
 }
 
-/// The running totals of one text.
+/// The running totals of one text. A letter adds, for each language, the
+/// log-probability of its longest context the language's model has, less
+/// [`BACKOFF`] per order shortened, or [`UNSEEN`] when none: the common
+/// "none" part is summed once (`missing`), the languages with a hit get
+/// the difference, each once per letter (`stamp`).
 struct Scorer<'m> {
     model: &'m NgramModel<'static>,
-    totals: Vec<f32>,
-    known: Vec<usize>,
-    seen: Vec<bool>,
+    /// Indexed by the file's u8 language index (no bounds to check).
+    totals: [f32; 256],
+    known: [u32; 256],
+    /// The letter each language was last scored at (+1; 0: never).
+    stamp: [u32; 256],
+    missing: f32,
     letters: usize,
 }
 
 impl<'m> Scorer<'m> {
     fn new(model: &'m NgramModel<'static>) -> Self {
-        let n = model.langs.len();
         Scorer {
             model,
-            totals: vec![0.0; n],
-            known: vec![0; n],
-            seen: vec![false; n],
+            totals: [0.0; 256],
+            known: [0; 256],
+            stamp: [0; 256],
+            missing: 0.0,
             letters: 0,
         }
     }
 
     /// Adds each letter of `word`, given up to `orders - 1` letters before it.
     fn word(&mut self, word: &[char]) {
-        let mut bytes = [0u8; 64];
-        for end in 0..word.len() {
-            let orders = self.model.orders.min(end + 1);
-            self.seen.iter_mut().for_each(|s| *s = false);
-            for order in (1..=orders).rev() {
-                let mut len = 0;
-                for c in &word[end + 1 - order..=end] {
-                    len += c.encode_utf8(&mut bytes[len..]).len();
+        // Which orders were found ending at the letter before: an n-gram is
+        // kept only with its first n - 1 letters, so an order-k n-gram can
+        // be in the table only if the order-(k - 1) one before it was.
+        let mut before = [false; MAX_ORDERS];
+        for i in 0..word.len() {
+            let letter = (self.letters + i + 1) as u32;
+            let orders = self.model.orders.clamp(1, MAX_ORDERS).min(i + 1);
+            // The letters in context, encoded once; order k is a suffix.
+            let mut bytes = [0u8; 4 * MAX_ORDERS];
+            let mut starts = [0usize; MAX_ORDERS];
+            let mut len = 0;
+            for (k, c) in word[i + 1 - orders..=i].iter().enumerate() {
+                starts[k] = len;
+                len += c.encode_utf8(&mut bytes[len..]).len();
+            }
+            let missing = UNSEEN + BACKOFF * (orders - 1) as f32;
+            self.missing += missing;
+            // Every order's entries first: the lookups are independent, so
+            // their memory reads overlap.
+            let mut found: [&[u8]; MAX_ORDERS] = [&[]; MAX_ORDERS];
+            for (order, entries) in found.iter_mut().enumerate().take(orders) {
+                if order == 0 || before[order - 1] {
+                    *entries = self.model.lookup(&bytes[starts[orders - 1 - order]..len]);
                 }
-                let penalty = BACKOFF * (orders - order) as f32;
-                for pair in self.model.lookup(&bytes[..len]).chunks_exact(2) {
-                    let lang = pair[0] as usize;
-                    if lang < self.seen.len() && !self.seen[lang] {
-                        self.seen[lang] = true;
+            }
+            for (was, entries) in before.iter_mut().zip(&found) {
+                *was = !entries.is_empty();
+            }
+            for order in (1..=orders).rev() {
+                let gain = BACKOFF * (orders - order) as f32 - missing;
+                for pair in found[order - 1].chunks_exact(2) {
+                    let lang = usize::from(pair[0]);
+                    if self.stamp[lang] != letter {
+                        self.stamp[lang] = letter;
                         self.known[lang] += 1;
-                        self.totals[lang] += penalty - f32::from(pair[1]) / QUANTUM;
+                        self.totals[lang] += gain - f32::from(pair[1]) / QUANTUM;
                     }
                 }
             }
-            let missing = UNSEEN + BACKOFF * (orders - 1) as f32;
-            for (total, _) in self.totals.iter_mut().zip(&self.seen).filter(|(_, s)| !**s) {
-                *total += missing;
-            }
         }
         self.letters += word.len();
+    }
+
+    /// The totals with the common part added.
+    fn totals(&self) -> impl Iterator<Item = f32> + '_ {
+        let n = self.model.langs.len();
+        self.totals[..n].iter().map(|t| t + self.missing)
     }
 }
 
@@ -274,5 +309,56 @@ impl<'a> Reader<'a> {
 
     fn u8(&mut self) -> Result<u8, String> {
         Ok(self.take(1)?[0])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_model_ranks_a_text_in_its_language_first() {
+        let model = model();
+        assert_eq!(model.languages().len(), 75);
+        let best = |text| model.rank(text, None).best();
+        assert_eq!(
+            best("Der schnelle braune Fuchs springt über den faulen Hund."),
+            Some("deu")
+        );
+        assert_eq!(
+            best("Rychlá hnědá liška skáče přes líného psa."),
+            Some("ces")
+        );
+        assert_eq!(best("1234 !!"), None);
+        let among = model.rank("Rychlá hnědá liška", Some(&["slk", "pol", "xyz"]));
+        assert_eq!(among.scores.len(), 2);
+        let p: f64 = among
+            .probabilities(40, SHORT_TEXT_TEMPERATURE)
+            .iter()
+            .map(|x| x.1)
+            .sum();
+        assert!((p - 1.0).abs() < 1e-9, "{p}");
+    }
+
+    proptest::proptest! {
+        /// Any bytes are a model or an error, and any model ranks any text
+        /// without a panic or an endless probe.
+        #[test]
+        fn any_bytes_parse_or_fail_and_any_model_ranks(
+            mut bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..400),
+            text in "\\PC{0,60}",
+        ) {
+            if bytes.len() > 24 && bytes[0] % 2 == 0 {
+                // A header that parses, over arbitrary slots and entries.
+                let head = [MAGIC.as_slice(), &[1, 3], b"eng", &[2], &3u32.to_le_bytes()].concat();
+                bytes.splice(0..0, head);
+            }
+            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+            if let Ok(parsed) = NgramModel::parse(bytes) {
+                let parsed: &'static NgramModel<'static> = Box::leak(Box::new(parsed));
+                let ranking = parsed.rank(&text, None);
+                proptest::prop_assert!(ranking.scores.len() <= parsed.languages().len());
+            }
+        }
     }
 }
