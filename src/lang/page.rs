@@ -88,6 +88,9 @@ impl<'a> PageText<'a> {
     /// it has [`MIN_LETTERS`] letters or more and outweighs the link text
     /// ([`LINK_TEXT_WEIGHT`]); else all of it (a page of links).
     fn judged(&self) -> &'a str {
+        if std::ptr::eq(self.running, self.all) {
+            return self.all;
+        }
         let letters = |text: &str| text.chars().filter(|c| c.is_alphabetic()).count();
         let running = letters(self.running);
         let links = letters(self.all).saturating_sub(running);
@@ -141,10 +144,19 @@ pub fn identify_page_text(
             _ => (None, 0.0, "none"),
         },
     };
+    // The second language is all the text's: its prefix and counts are the
+    // judged ones' when the running text was not judged apart.
+    let judged_all = std::ptr::eq(text, page.all);
     let all = bounded_prefix(page.all, TEXT_PREFIX_CHARS);
     let (lang2, lang2_share) = lang
         .as_deref()
-        .and_then(|lang| second_language(all, &ScriptCounts::of(all), lang))
+        .and_then(|lang| {
+            if judged_all {
+                second_language(prefix, &counts, lang)
+            } else {
+                second_language(all, &ScriptCounts::of(all), lang)
+            }
+        })
         .unzip();
     PageLang {
         lang,
