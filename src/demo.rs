@@ -58,6 +58,7 @@ pub async fn run(engine: &Engine, root: &Path, rounds: u32, quiet: bool) -> Resu
                     proxy: Some(websim.proxy_url()),
                     connect_timeout: std::time::Duration::from_secs(5),
                     timeout: std::time::Duration::from_secs(10),
+                    accept_language: Some(TargetLang::parse("ja")?.accept_language()),
                     ..ClientOptions::default()
                 },
                 delay: std::time::Duration::ZERO,

@@ -26,6 +26,9 @@ pub struct Detection {
     pub meta_charset: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub html_lang: Option<String>,
+    /// `<meta http-equiv="content-language">` (a page file has no headers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_language: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lang2: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,6 +80,7 @@ pub fn page(bytes: &[u8], target: Option<&TargetLang>) -> Detection {
         charset_source: row.charset_source,
         meta_charset: row.meta_charset,
         html_lang: row.html_lang,
+        content_language: row.content_language,
         target_share: row.target_share,
         title: row.title,
         text_chars: Some(row.text_chars),
@@ -100,6 +104,7 @@ pub fn anchor(bytes: &[u8], target: Option<&TargetLang>) -> Detection {
         charset_source: None,
         meta_charset: None,
         html_lang: None,
+        content_language: None,
         lang2: None,
         lang2_share: None,
         target_share: None,
@@ -126,6 +131,7 @@ impl Detection {
             ("charset_source", self.charset_source.map(str::to_string)),
             ("meta_charset", self.meta_charset.clone()),
             ("html_lang", self.html_lang.clone()),
+            ("content_language", self.content_language.clone()),
             ("target_share", number(self.target_share)),
             ("title", self.title.clone()),
             ("text_chars", count(self.text_chars)),

@@ -60,6 +60,7 @@ pub async fn pipeline_round(dir: &Path) -> anyhow::Result<(Websim, Engine, Crawl
         hosts: 1_000,
         pages: 60_000,
         chrome: false,
+        discovery: false,
     };
     generated_round(dir, spec, 40_000).await
 }

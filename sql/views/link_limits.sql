@@ -37,6 +37,8 @@ SELECT src_url,
             WHEN kind = 'redirect' AND src_hops + 1 > $max_redirects THEN 'redirect-chain'
             WHEN src_depth + 1 > $max_depth THEN 'max-depth'
             WHEN repeated_segment(dst_url) > $max_repeated_segment THEN 'repeated-path-segment'
-            WHEN kind <> 'redirect' AND place > $max_outlinks THEN 'max-outlinks'
+            -- a sitemap lists up to 50,000 URLs (fetch bounds it)
+            WHEN kind NOT IN ('redirect', 'sitemap', 'sitemap-alternate')
+                 AND place > $max_outlinks THEN 'max-outlinks'
        END AS limit_reason
 FROM placed

@@ -256,6 +256,20 @@ pub struct FetchArgs {
     /// lowers the requests in flight instead of raising memory
     #[arg(long, default_value = "512MiB", value_name = "SIZE", value_parser = crate::memory::parse_size)]
     pub page_memory: usize,
+    /// The Accept-Language header, so that a site that negotiates answers in
+    /// the target: a crawl sends its target first (th, en;q=0.5); give a
+    /// value to send that, or `off` to send none; saved in crawl.json
+    #[arg(long, value_name = "VALUE")]
+    pub accept_language: Option<String>,
+    /// Read the sitemaps robots.txt names (indexes, .xml.gz, text, RSS and
+    /// Atom): their URLs become links of kind `sitemap`, their hreflang
+    /// alternates of kind `sitemap-alternate`; saved in crawl.json [default: true]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub sitemaps: Option<bool>,
+    /// Where robots.txt names no sitemap, try /sitemap.xml; saved in
+    /// crawl.json [default: false]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub guess_sitemap: Option<bool>,
 }
 
 #[derive(Debug, Args)]

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::args::*;
 use crate::error::{Error, Result};
-use crate::fetch::{client::ClientOptions, FetchOptions};
+use crate::fetch::{client::ClientOptions, sitemap::SitemapOptions, FetchOptions};
 use crate::generate::GenerateOptions;
 use crate::lang::TargetLang;
 use crate::store::schema::LINK_FEATURES;
@@ -78,6 +78,7 @@ impl FetchArgs {
                 connect_timeout: seconds("connect-timeout", self.connect_timeout)?,
                 timeout: seconds("timeout", self.timeout)?,
                 max_content_bytes: self.max_content_bytes,
+                accept_language: None,
             },
             concurrency: self.concurrency,
             delay: millis("delay-ms", self.delay_ms, 60_000)?,
@@ -90,8 +91,39 @@ impl FetchArgs {
                 .transpose()?,
             allow_private: false,
             page_memory: self.page_memory,
+            sitemaps: SitemapOptions::default(),
             quiet,
         })
+    }
+}
+
+impl FetchArgs {
+    /// The fetch options over the crawl's settings: the flags given are
+    /// saved into `config` (the caller saves it), the rest come from it.
+    pub(super) fn resolve(&self, config: &mut CrawlConfig, quiet: bool) -> Result<FetchOptions> {
+        if let Some(value) = &self.accept_language {
+            let value = value.trim();
+            if value.is_empty() {
+                return Err(Error::Usage(
+                    "--accept-language \"\": give a value (th, en;q=0.5) or off".into(),
+                ));
+            }
+            config.fetch.accept_language = Some(value.to_string());
+        }
+        if config.fetch.accept_language.is_none() {
+            let target = config.target_lang.as_deref().map(TargetLang::parse);
+            config.fetch.accept_language = target.transpose()?.map(|t| t.accept_language());
+        }
+        set(&mut config.fetch.sitemaps, self.sitemaps);
+        set(&mut config.fetch.guess_sitemap, self.guess_sitemap);
+        let mut options = self.options(quiet)?;
+        options.client.accept_language = config.fetch.accept_language_header();
+        options.sitemaps = SitemapOptions {
+            read: config.fetch.sitemaps,
+            guess: config.fetch.guess_sitemap,
+        };
+        options.allow_private = config.limits.allow_private;
+        Ok(options)
     }
 }
 
@@ -112,6 +144,12 @@ impl UpdateArgs {
         }
         if config.target_lang.as_deref() != Some(lang.code()) {
             config.params.target_tlds = lang.default_tlds();
+            let old_default = config.target_lang.as_deref().map(|t| {
+                TargetLang::parse(t).map_or_else(|_| String::new(), |t| t.accept_language())
+            });
+            if config.fetch.accept_language == old_default {
+                config.fetch.accept_language = Some(lang.accept_language());
+            }
             config.target_lang = Some(lang.code().to_string());
         }
         config.strategy = strategy.name.to_string();

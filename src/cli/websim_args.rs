@@ -60,6 +60,11 @@ pub struct WebsimArgs {
     /// Give every page its site's menu and footer; the menu links pages a second time, with `?from=menu`
     #[arg(long)]
     pub chrome: bool,
+    /// Give every 4th host sitemaps (an index, a gzipped urlset, hreflang
+    /// alternates) listing pages no page links to, and let English hosts
+    /// among every 4th negotiate the language by Accept-Language
+    #[arg(long)]
+    pub discovery: bool,
     /// Number of pages, spread over the hosts
     #[arg(long, default_value_t = 6000)]
     pub pages: usize,

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use reqwest::header::{
-    HeaderMap, HeaderValue, ACCEPT, ACCEPT_ENCODING, CONTENT_ENCODING, CONTENT_TYPE, LOCATION,
-    RETRY_AFTER, USER_AGENT,
+    HeaderMap, HeaderValue, ACCEPT, ACCEPT_ENCODING, ACCEPT_LANGUAGE, CONTENT_ENCODING,
+    CONTENT_TYPE, LOCATION, RETRY_AFTER, USER_AGENT, VARY,
 };
 use reqwest::{redirect, Proxy};
 
@@ -26,6 +26,8 @@ pub struct ClientOptions {
     pub connect_timeout: Duration,
     pub timeout: Duration,
     pub max_content_bytes: usize,
+    /// The `Accept-Language` header sent with every request (none if `None`).
+    pub accept_language: Option<String>,
 }
 
 impl Default for ClientOptions {
@@ -37,6 +39,7 @@ impl Default for ClientOptions {
             connect_timeout: Duration::from_secs(10),
             timeout: Duration::from_secs(30),
             max_content_bytes: 1 << 20,
+            accept_language: None,
         }
     }
 }
@@ -48,6 +51,8 @@ pub struct Response {
     pub content_type: Option<String>,
     pub location: Option<String>,
     pub retry_after: Option<String>,
+    /// The answer's `Vary` header (`Accept-Language` on a site that negotiates).
+    pub vary: Option<String>,
     /// The response headers as received, `name: value` per line.
     pub headers: Option<String>,
     /// The request head as sent (request line, headers, blank line; CRLF).
@@ -82,7 +87,7 @@ pub struct Client {
 /// The client; with `allow_private` false, names that resolve only to
 /// blocked addresses are refused (the proxies' names excepted).
 pub fn build(options: &ClientOptions, allow_private: bool) -> Result<Client> {
-    let headers = request_headers(&options.user_agent)?;
+    let headers = request_headers(&options.user_agent, options.accept_language.as_deref())?;
     let mut builder = reqwest::Client::builder()
         .default_headers(headers.clone())
         .no_gzip()
@@ -113,7 +118,7 @@ pub fn build(options: &ClientOptions, allow_private: bool) -> Result<Client> {
 }
 
 /// The headers sent with every request (besides `host`).
-fn request_headers(user_agent: &str) -> Result<HeaderMap> {
+fn request_headers(user_agent: &str, accept_language: Option<&str>) -> Result<HeaderMap> {
     let agent = HeaderValue::from_str(user_agent)
         .map_err(|_| Error::Usage(format!("--user-agent {user_agent:?}: not a header value")))?;
     let mut headers = HeaderMap::new();
@@ -123,6 +128,12 @@ fn request_headers(user_agent: &str) -> Result<HeaderMap> {
         ACCEPT_ENCODING,
         HeaderValue::from_static(body::ACCEPT_ENCODING),
     );
+    if let Some(value) = accept_language {
+        let value = HeaderValue::from_str(value).map_err(|_| {
+            Error::Usage(format!("--accept-language {value:?}: not a header value"))
+        })?;
+        headers.insert(ACCEPT_LANGUAGE, value);
+    }
     Ok(headers)
 }
 
@@ -184,6 +195,7 @@ async fn read(mut response: reqwest::Response, cap: usize) -> Response {
         content_type: header(CONTENT_TYPE),
         location: header(LOCATION),
         retry_after: header(RETRY_AFTER),
+        vary: header(VARY),
         headers: Some(headers_text(response.headers())),
         http_version: Some(format!("{:?}", response.version())),
         remote_ip: response.remote_addr().map(|a| a.ip().to_string()),

@@ -14,8 +14,11 @@ use tokio::sync::{mpsc, Semaphore};
 use super::backoff::{asks_to_wait, http_date, now_ms, retry_after, HostPace};
 use super::client::{self, Response};
 use super::hosts::{HostRecord, ROBOTS_MAX_AGE_MS};
+use super::memory_budget::Reserved;
 use super::robots::{self, Robots, RobotsAnswer, MAX_ROBOTS_BYTES};
 use super::rows::{classify, unfetched, FetchRow};
+use super::sitemap::{self, SitemapRow};
+use super::sitemap_read::MAX_DECODED_BYTES;
 use super::{guard, FetchOptions};
 
 /// What every host's queue shares.
@@ -25,6 +28,8 @@ pub struct Shared {
     pub page_memory: super::memory_budget::PageMemory,
     pub options: FetchOptions,
     pub tx: mpsc::Sender<FetchRow>,
+    /// The rows of the sitemaps read, a file's at a time.
+    pub sitemap_tx: mpsc::Sender<Vec<SitemapRow>>,
     /// When the whole phase stops (`--max-fetch-time`).
     pub phase_deadline: Option<Instant>,
 }
@@ -43,6 +48,8 @@ struct HostRun<'a> {
     pace: HostPace,
     record: HostRecord,
     robots: Option<Robots>,
+    /// robots.txt was fetched now (not reused): its sitemaps are read.
+    robots_fresh: bool,
     delay: Duration,
     last_request: Option<Instant>,
     budget_started: bool,
@@ -87,6 +94,7 @@ impl<'a> HostRun<'a> {
             pace,
             record,
             robots: None,
+            robots_fresh: false,
             delay: shared.options.delay,
             last_request: None,
             budget_started: false,
@@ -108,6 +116,7 @@ impl<'a> HostRun<'a> {
         }
         if self.pace.stopped.is_none() && self.robots.is_none() {
             self.load_robots(&parsed).await;
+            self.read_sitemaps(&parsed).await;
         }
         if let Some(why) = &self.pace.stopped {
             return self.row(url, "deferred", why.clone());
@@ -157,6 +166,7 @@ impl<'a> HostRun<'a> {
             .as_ref()
             .filter(|a| a.reusable(now_ms(), ROBOTS_MAX_AGE_MS))
             .cloned();
+        self.robots_fresh = cached.is_none();
         let answer = match cached {
             Some(answer) => answer,
             None => self.fetch_robots(any_url).await,
@@ -176,6 +186,66 @@ impl<'a> HostRun<'a> {
             robots::host_delay(options.delay, robots.crawl_delay(), options.max_crawl_delay);
         self.record.robots = Some(answer);
         self.robots = Some(robots);
+    }
+
+    /// Reads the sitemaps of a robots.txt fetched now (`sitemap`), sending
+    /// their rows a file at a time; stops with the host's queue.
+    async fn read_sitemaps(&mut self, any_url: &url::Url) {
+        let options = self.shared.options.sitemaps;
+        if !options.read || !self.robots_fresh || self.pace.stopped.is_some() {
+            return;
+        }
+        let named = self
+            .robots
+            .as_ref()
+            .map(Robots::sitemaps)
+            .unwrap_or_default();
+        let first = sitemap::first_files(named, any_url, options.guess);
+        let mut walk = sitemap::Walk::new(self.host, first);
+        let mut rows = Vec::new();
+        while let Some((file, url)) = walk.next_file(&mut rows) {
+            match self.sitemap_get(&url).await {
+                Ok((response, _memory)) => rows.extend(walk.read(&file, &url, &response)),
+                Err(why) => rows.push(walk.file_row(&file, "skipped", Some(why))),
+            }
+            if self
+                .shared
+                .sitemap_tx
+                .send(std::mem::take(&mut rows))
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+        if !rows.is_empty() {
+            let _ = self.shared.sitemap_tx.send(rows).await;
+        }
+    }
+
+    /// GETs a sitemap file as the queue GETs a page (the guard, the
+    /// host's robots.txt and delay, its deadline), holding the memory its
+    /// body may take; `Err` says why it was not requested.
+    async fn sitemap_get(&mut self, url: &url::Url) -> Result<(Response, Reserved), String> {
+        if let Some(why) = guard::refusal(url, self.shared.options.allow_private) {
+            return Err(why);
+        }
+        let own = url.host_str() == Some(self.host);
+        if own && !self.robots.as_ref().is_some_and(|r| r.allows(url.as_str())) {
+            return Err("disallowed by robots.txt".into());
+        }
+        let wait = self
+            .last_request
+            .map_or(Duration::ZERO, |at| self.delay.saturating_sub(at.elapsed()));
+        let stopped = |run: &Self| run.pace.stopped.clone().unwrap_or_default();
+        if !self.pace.may_continue(wait) {
+            return Err(stopped(self));
+        }
+        tokio::time::sleep(wait).await;
+        let memory = self.shared.page_memory.reserve(MAX_DECODED_BYTES).await;
+        let response = self.get(url.as_str(), MAX_DECODED_BYTES).await;
+        self.last_request = Some(Instant::now());
+        Ok((response.ok_or_else(|| stopped(self))?, memory))
     }
 
     async fn fetch_robots(&mut self, any_url: &url::Url) -> RobotsAnswer {

@@ -19,6 +19,8 @@ pub mod memory_budget;
 pub mod progress;
 pub mod robots;
 pub mod rows;
+pub mod sitemap;
+pub mod sitemap_read;
 
 use std::collections::{BTreeMap, HashSet};
 use std::panic::AssertUnwindSafe;
@@ -32,7 +34,7 @@ use tokio::sync::{mpsc, Semaphore};
 
 use crate::error::{Error, Result};
 use crate::store::rows::column;
-use crate::store::schema::FETCH;
+use crate::store::schema::{FETCH, SITEMAPS};
 use crate::store::{read_batches, CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
 use client::ClientOptions;
 use host::{HostQueue, Shared};
@@ -61,6 +63,8 @@ pub struct FetchOptions {
     /// Page bytes held in memory at once: each request reserves
     /// `--max-content-bytes` of it until its row is written.
     pub page_memory: usize,
+    /// Read the sitemaps robots.txt names (`sitemap`).
+    pub sitemaps: sitemap::SitemapOptions,
     pub quiet: bool,
 }
 
@@ -77,6 +81,7 @@ impl Default for FetchOptions {
             max_fetch_time: None,
             allow_private: false,
             page_memory: PAGE_MEMORY,
+            sitemaps: sitemap::SitemapOptions::default(),
             quiet: false,
         }
     }
@@ -96,6 +101,8 @@ pub struct FetchReport {
     /// Refused by the address guard or for their scheme.
     pub refused: usize,
     pub bytes: u64,
+    /// Sitemap files read (or skipped, each with its reason).
+    pub sitemaps: usize,
     pub seconds: f64,
 }
 
@@ -116,7 +123,11 @@ impl std::fmt::Display for FetchReport {
             self.deferred,
             self.refused,
             self.bytes / 1024
-        )
+        )?;
+        if self.sitemaps > 0 {
+            write!(f, ", {} sitemap files", self.sitemaps)?;
+        }
+        Ok(())
     }
 }
 
@@ -132,6 +143,15 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     let queues = host_queues(crawl, round)?;
     let urls = queues.iter().map(|q| q.urls.len()).sum();
     let client = client::build(&options.client, options.allow_private)?;
+    let stale_sitemaps = crawl.segment(round, Phase::Sitemaps);
+    if stale_sitemaps.exists() {
+        // Left by a fetch killed between its two renames.
+        std::fs::remove_dir_all(&stale_sitemaps).map_err(Error::io(&stale_sitemaps))?;
+    }
+    let sitemap_writer = SegmentWriter::create(&stale_sitemaps, SITEMAPS.clone())?;
+    let (sitemap_tx, sitemap_rx) = mpsc::channel(ROWS_IN_FLIGHT);
+    let sitemap_thread =
+        std::thread::spawn(move || sitemap::write_rows(sitemap_rx, sitemap_writer));
     let writer = SegmentWriter::create(&crawl.segment(round, Phase::Fetch), FETCH.clone())?;
 
     // Rows waiting for the writer: with pages of up to 1 MiB, 64 rows.
@@ -144,6 +164,7 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
         page_memory: memory_budget::PageMemory::new(options.page_memory),
         options: options.clone(),
         tx,
+        sitemap_tx,
         phase_deadline: options.max_fetch_time.and_then(|t| started.checked_add(t)),
     });
     let mut tasks = tokio::task::JoinSet::new();
@@ -174,7 +195,13 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
             message: format!("{} rows for {urls} fetch-list URLs", staged.rows),
         });
     }
+    let (sitemaps, files) = sitemap_thread.join().map_err(|_| Error::Fetch {
+        round: round.0,
+        message: "the sitemap writer thread panicked".into(),
+    })??;
+    report.sitemaps = files;
     hosts::save(crawl, &records, backoff::now_ms())?;
+    sitemaps.commit()?;
     staged.commit()?;
     report.round = round.0;
     report.seconds = started.elapsed().as_secs_f64();
@@ -249,6 +276,7 @@ mod tests {
     #[tokio::test]
     async fn a_panicking_host_task_still_gives_every_url_a_row() {
         let (tx, mut rx) = mpsc::channel(16);
+        let (sitemap_tx, _sitemap_rx) = mpsc::channel(16);
         let options = FetchOptions::default();
         let shared = Arc::new(Shared {
             client: client::build(&options.client, false).unwrap(),
@@ -256,6 +284,7 @@ mod tests {
             page_memory: memory_budget::PageMemory::new(PAGE_MEMORY),
             options,
             tx,
+            sitemap_tx,
             phase_deadline: None,
         });
         let urls: Vec<String> = [

@@ -88,6 +88,14 @@ impl Robots {
         }
     }
 
+    /// The sitemaps the file names (`Sitemap:` lines), as written.
+    pub fn sitemaps(&self) -> &[String] {
+        match self {
+            Robots::Rules(robot) => &robot.sitemaps,
+            _ => &[],
+        }
+    }
+
     /// The Crawl-delay asked for: NaN counts as none, a negative value as
     /// zero, infinity or a huge value as `Duration::MAX` (capped later).
     pub fn crawl_delay(&self) -> Option<Duration> {

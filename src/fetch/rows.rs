@@ -206,6 +206,7 @@ fn to_batch(rows: &[FetchRow]) -> RecordBatch {
         strings(|r| r.response.remote_ip.as_deref()),
         Arc::new(rows.iter().map(FetchRow::payload).collect::<BinaryArray>()),
         strings(|r| r.response.payload_truncated),
+        strings(|r| r.response.vary.as_deref()),
     ];
     RecordBatch::try_new(FETCH.clone(), columns).expect("fetch rows match the fetch schema")
 }

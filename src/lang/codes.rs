@@ -132,6 +132,28 @@ impl TargetLang {
         &self.0
     }
 
+    /// The language's BCP 47 tag: ISO 639-1 where there is one (`ja`, `zh`
+    /// for Mandarin), else the ISO 639-3 code.
+    pub fn tag(&self) -> String {
+        let two = |code: &str| isolang::Language::from_639_3(code).and_then(|l| l.to_639_1());
+        let macro_code = WHATLANG_INDIVIDUAL
+            .iter()
+            .find(|(_, individual)| *individual == self.0)
+            .map(|(macro_code, _)| *macro_code);
+        two(&self.0)
+            .or_else(|| macro_code.and_then(two))
+            .map_or_else(|| self.0.clone(), str::to_string)
+    }
+
+    /// The `Accept-Language` a crawl of this language sends: the target
+    /// first, English after it (`th, en;q=0.5`); `en` for English.
+    pub fn accept_language(&self) -> String {
+        match self.tag().as_str() {
+            "en" => "en".into(),
+            tag => format!("{tag}, en;q=0.5"),
+        }
+    }
+
     /// The default ccTLDs of this language (empty when it has none).
     pub fn default_tlds(&self) -> Vec<String> {
         DEFAULT_TLDS
@@ -185,6 +207,16 @@ mod tests {
         for (tag, code) in cases {
             assert_eq!(tag_code(tag).as_deref(), code, "tag {tag:?}");
         }
+    }
+
+    #[test]
+    fn accept_language_names_the_target_first() {
+        let header = |lang: &str| TargetLang::parse(lang).unwrap().accept_language();
+        assert_eq!(header("th"), "th, en;q=0.5");
+        assert_eq!(header("zh"), "zh, en;q=0.5");
+        assert_eq!(header("fa"), "fa, en;q=0.5");
+        assert_eq!(header("nb"), "nb, en;q=0.5");
+        assert_eq!(header("eng"), "en");
     }
 
     #[test]

@@ -59,7 +59,20 @@ pub fn identify_page(
     charset: &str,
     target: Option<&str>,
 ) -> PageLang {
-    identify_page_text(PageText::whole(text), html_lang, charset, target)
+    let declared = Declared {
+        html_lang,
+        content_language: None,
+    };
+    identify_page_text(PageText::whole(text), declared, charset, target)
+}
+
+/// The languages a page declares: `<html lang>`, and its Content-Language
+/// (the HTTP header, else `<meta http-equiv>`). Hints, in that order: they
+/// decide only when the text is short or unsure.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Declared<'a> {
+    pub html_lang: Option<&'a str>,
+    pub content_language: Option<&'a str>,
 }
 
 /// A page's visible text, and its running text: the same without the
@@ -107,7 +120,7 @@ impl<'a> PageText<'a> {
 /// all the text (a directory's quoted titles).
 pub fn identify_page_text(
     page: PageText<'_>,
-    html_lang: Option<&str>,
+    declared: Declared<'_>,
     charset: &str,
     target: Option<&str>,
 ) -> PageLang {
@@ -124,7 +137,7 @@ pub fn identify_page_text(
     }
     let prefix = bounded_prefix(text, TEXT_PREFIX_CHARS);
     let counts = ScriptCounts::of(prefix);
-    let hints = Hints::of(html_lang, charset);
+    let hints = Hints::of(declared, charset);
     let first = first_answer(prefix, &counts, &hints, target);
     let (lang, confidence, source) = match first {
         Some(answer) => {
@@ -171,16 +184,28 @@ pub fn identify_page_text(
 /// A language, the confidence in it, and what decided it.
 type Answer = (String, f64, &'static str);
 
-/// The languages `<html lang>` and the charset name.
+/// The language the page declares (`<html lang>`, else its one
+/// Content-Language) and what declared it, and the charset's language.
 struct Hints {
     html: Option<String>,
+    html_source: &'static str,
     charset: Option<&'static str>,
 }
 
 impl Hints {
-    fn of(html_lang: Option<&str>, charset: &str) -> Self {
+    fn of(declared: Declared<'_>, charset: &str) -> Self {
+        let html_lang = declared.html_lang.and_then(html_lang_code);
+        let content_language = declared
+            .content_language
+            .filter(|value| !value.contains(','))
+            .and_then(html_lang_code);
         Hints {
-            html: html_lang.and_then(html_lang_code),
+            html_source: if html_lang.is_some() || content_language.is_none() {
+                "html_lang"
+            } else {
+                "content_language"
+            },
+            html: html_lang.or(content_language),
             charset: charset_language(charset),
         }
     }
@@ -217,7 +242,7 @@ fn first_answer(
             (Some(HAN), ..) if japanese_hint => ("jpn".into(), SCRIPT_CONFIDENCE, "script"),
             (Some(HAN), ..) => ("cmn".into(), SCRIPT_CONFIDENCE, "script"),
             (Some(code), ..) => (code.to_string(), SCRIPT_CONFIDENCE, "script"),
-            (None, Some(code), ..) => (code.clone(), HTML_LANG_CONFIDENCE, "html_lang"),
+            (None, Some(code), ..) => (code.clone(), HTML_LANG_CONFIDENCE, hints.html_source),
             (None, None, Some(code), _) => (code.to_string(), CHARSET_CONFIDENCE, "charset"),
             (None, None, None, Some((code, confidence, _))) => (code.clone(), *confidence, "text"),
             (None, None, None, None) => return None,

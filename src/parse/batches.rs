@@ -61,6 +61,7 @@ pub fn page_batch<'a>(rows: impl Iterator<Item = &'a PageRow>) -> RecordBatch {
         // the recorded class of a simulated page; a live crawl has none
         strings(&rows, |_| None),
         strings(&rows, |r| r.limits),
+        strings(&rows, |r| r.content_language.as_deref()),
     ];
     RecordBatch::try_new(PARSE.clone(), columns).expect("parse rows match the parse schema")
 }
@@ -92,6 +93,7 @@ pub fn link_batch<'a>(rows: impl Iterator<Item = &'a LinkRow>) -> RecordBatch {
                 .collect::<Int32Array>(),
         ),
         strings(&rows, |r| Some(&r.heading)),
+        strings(&rows, |r| r.lastmod.as_deref()),
     ];
     RecordBatch::try_new(LINKS.clone(), columns).expect("link rows match the links schema")
 }

@@ -53,6 +53,8 @@ const CONTEXT_CHARS: usize = 80;
 
 static TITLE: LazyLock<Selector> = LazyLock::new(|| Selector::parse("title").unwrap());
 static BASE: LazyLock<Selector> = LazyLock::new(|| Selector::parse("base[href]").unwrap());
+static META_CONTENT_LANGUAGE: LazyLock<Selector> =
+    LazyLock::new(|| Selector::parse(r#"meta[http-equiv="content-language" i][content]"#).unwrap());
 static META_ROBOTS: LazyLock<Selector> =
     LazyLock::new(|| Selector::parse(r#"meta[name="robots" i]"#).unwrap());
 
@@ -73,6 +75,10 @@ pub enum LinkKind {
     HeaderAlternate,
     /// `<link rel="canonical">` or `Link: <...>; rel="canonical"`.
     Canonical,
+    /// A URL a sitemap lists (`<loc>`, a text line, a feed's item).
+    Sitemap,
+    /// A sitemap's `<xhtml:link rel="alternate" hreflang="...">`.
+    SitemapAlternate,
 }
 
 impl LinkKind {
@@ -87,6 +93,8 @@ impl LinkKind {
             LinkKind::Alternate => "alternate",
             LinkKind::HeaderAlternate => "header-alternate",
             LinkKind::Canonical => "canonical",
+            LinkKind::Sitemap => "sitemap",
+            LinkKind::SitemapAlternate => "sitemap-alternate",
         }
     }
 }
@@ -97,6 +105,8 @@ pub struct Extracted {
     pub title: Option<String>,
     pub text: String,
     pub html_lang: Option<String>,
+    /// `<meta http-equiv="content-language" content="...">`.
+    pub meta_content_language: Option<String>,
     pub base_href: Option<String>,
     /// `<meta name=robots content=nofollow>`: no link of the page is endorsed.
     pub nofollow_all: bool,
@@ -175,6 +185,12 @@ pub fn extract(html: &str) -> Extracted {
             .root_element()
             .value()
             .attr("lang")
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty()),
+        meta_content_language: document
+            .select(&META_CONTENT_LANGUAGE)
+            .next()
+            .and_then(|m| m.value().attr("content"))
             .map(|l| l.trim().to_string())
             .filter(|l| !l.is_empty()),
         base_href: document

@@ -12,6 +12,7 @@ pub mod link_header;
 mod outlinks;
 mod page;
 pub mod refresh;
+mod sitemap_links;
 
 use std::time::Instant;
 
@@ -60,6 +61,8 @@ pub struct ParseReport {
     /// Links found, each page's destinations once (its `outlinks`; the
     /// `links` segment may hold a row per text a page links a URL with).
     pub links: usize,
+    /// Links from the round's sitemaps (`sitemap`, `sitemap-alternate`).
+    pub sitemap_links: usize,
     pub seconds: f64,
 }
 
@@ -77,6 +80,9 @@ impl std::fmt::Display for ParseReport {
             self.failed,
             self.links
         )?;
+        if self.sitemap_links > 0 {
+            write!(f, ", {} from sitemaps", self.sitemap_links)?;
+        }
         if self.failed > 0 {
             let more = self.failed.saturating_sub(self.failed_urls.len());
             write!(f, "; failed: {}", self.failed_urls.join(", "))?;
@@ -149,11 +155,31 @@ pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
         }
     }
     pending.write(&mut parse_writer, &mut links_writer)?;
+    report.sitemap_links = write_sitemap_links(crawl, round, &mut links_writer)?;
     links_writer.finish()?.commit()?;
     parse_writer.finish()?.commit()?;
     report.seconds = started.elapsed().as_secs_f64();
     CrawlConfig::record(crawl, "parse", round.0, &report.to_string())?;
     Ok(report)
+}
+
+/// Writes the links of the round's sitemaps (none for a round fetched
+/// before sitemaps were read); returns how many.
+fn write_sitemap_links(
+    crawl: &CrawlDir,
+    round: crate::store::RoundId,
+    writer: &mut SegmentWriter,
+) -> Result<usize> {
+    if !crawl.has(round, Phase::Sitemaps) {
+        return Ok(0);
+    }
+    let mut count = 0;
+    for batch in read_batches(&crawl.segment(round, Phase::Sitemaps), 8192)? {
+        let links = sitemap_links::links(&batch?)?;
+        count += links.len();
+        writer.write(&batches::link_batch(links.iter()))?;
+    }
+    Ok(count)
 }
 
 /// Fetch rows read at a time: [`ROWS_PER_CORE`] per core, fewer when
@@ -317,6 +343,8 @@ pub struct LinkRow {
     pub hreflang: Option<String>,
     /// The link's place among the page's links, first 0.
     pub position: i32,
+    /// A sitemap's `<lastmod>` for the URL.
+    pub lastmod: Option<String>,
 }
 
 /// Parses one fetch row; `target` (ISO 639-3) is the language whose script
@@ -375,6 +403,47 @@ mod tests {
         let line = report.to_string();
         assert!(line.contains("1 failed"), "{line}");
         assert!(line.contains("failed: http://a.jp/broken.html"), "{line}");
+    }
+
+    #[test]
+    fn content_language_is_recorded_and_hints_only_where_the_text_is_unsure() {
+        let with_header = |html: &'static [u8], header: &'static str| {
+            let input = FetchedPage {
+                headers: Some(header),
+                ..fetched("http://a.com/", html)
+            };
+            parse_one(&input, None).page.unwrap()
+        };
+        let short = with_header(
+            b"<p>OK</p>",
+            "content-type: text/html\ncontent-language: ko\n",
+        );
+        assert_eq!(short.content_language.as_deref(), Some("ko"));
+        assert_eq!(
+            (short.lang.as_deref(), short.lang_source),
+            (Some("kor"), "content_language")
+        );
+        let english =
+            b"<p>The committee met on Tuesday to discuss the budget for the coming year, \
+            and most members agreed that the library should stay open longer.</p>";
+        let clear = with_header(english, "Content-Language: ja\n");
+        assert_eq!(
+            (clear.lang.as_deref(), clear.lang_source),
+            (Some("eng"), "text")
+        );
+        let several = with_header(b"<p>OK</p>", "content-language: ko, en\n");
+        assert_eq!(
+            several.lang, None,
+            "a header naming two languages is no hint"
+        );
+        let declared = with_header(b"<html lang=th><p>OK</p>", "content-language: ko\n");
+        assert_eq!(declared.lang.as_deref(), Some("tha"), "<html lang> first");
+        let meta = br#"<meta http-equiv="Content-Language" content="ko"><p>OK</p>"#;
+        let by_meta = parse_one(&fetched("http://a.com/", meta), None)
+            .page
+            .unwrap();
+        assert_eq!(by_meta.content_language.as_deref(), Some("ko"));
+        assert_eq!(by_meta.lang.as_deref(), Some("kor"));
     }
 
     #[test]

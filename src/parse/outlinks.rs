@@ -79,6 +79,7 @@ pub fn redirect_link(input: &FetchedPage<'_>, target: &str) -> Option<LinkRow> {
         kind: LinkKind::Redirect.as_str(),
         hreflang: None,
         position: 0,
+        lastmod: None,
     })
 }
 
@@ -182,6 +183,7 @@ impl Rows<'_> {
             kind: raw.kind.as_str(),
             hreflang,
             position: i32::try_from(self.links.len()).unwrap_or(i32::MAX),
+            lastmod: None,
         });
     }
 }

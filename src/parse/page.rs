@@ -46,6 +46,8 @@ pub struct PageRow {
     pub charset: Option<&'static str>,
     pub charset_source: Option<&'static str>,
     pub html_lang: Option<String>,
+    /// The Content-Language header, else `<meta http-equiv="content-language">`.
+    pub content_language: Option<String>,
     pub meta_charset: Option<String>,
     pub digest: Option<String>,
     pub outlinks: i32,
@@ -91,12 +93,15 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
         all: &extracted.text,
         running: &running,
     };
-    let page_lang = lang::page::identify_page_text(
-        text,
-        extracted.html_lang.as_deref(),
-        decoded.charset,
-        target,
-    );
+    let content_language = input
+        .headers
+        .and_then(|h| header_value(h, "content-language"))
+        .or(extracted.meta_content_language.as_deref());
+    let declared = lang::page::Declared {
+        html_lang: extracted.html_lang.as_deref(),
+        content_language,
+    };
+    let page_lang = lang::page::identify_page_text(text, declared, decoded.charset, target);
     let src_lang = page_lang.lang.as_deref();
     let links = outlinks::page_links(input, Some(&extracted), &headers, src_lang, target);
     let limits = match (extracted.nesting_cut, bytes.len() < whole.len()) {
@@ -123,6 +128,7 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
         target_share: target.and_then(|t| lang::ScriptCounts::of(&extracted.text).share_of(t)),
         charset: Some(decoded.charset),
         charset_source: Some(decoded.source),
+        content_language: content_language.map(str::to_string),
         html_lang: extracted.html_lang,
         meta_charset: decoded.meta_charset,
         digest: Some(digest(whole)),
@@ -134,6 +140,17 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
         page: Some(page),
         links,
     }
+}
+
+/// The value of the first header `name` among `headers` (`name: value`
+/// lines, as the fetch segment keeps them), trimmed; `None` when empty.
+pub fn header_value<'a>(headers: &'a str, name: &str) -> Option<&'a str> {
+    headers
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .find(|(n, _)| n.trim().eq_ignore_ascii_case(name))
+        .map(|(_, value)| value.trim())
+        .filter(|value| !value.is_empty())
 }
 
 /// A response that is not HTML: its type and digest, no text, no language.

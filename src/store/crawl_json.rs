@@ -41,6 +41,9 @@ pub struct CrawlConfig {
     /// Crawler-trap limits and the address guard, applied to every strategy.
     #[serde(default)]
     pub limits: CrawlLimits,
+    /// What fetch asks servers for beyond pages: a language, sitemaps.
+    #[serde(default)]
+    pub fetch: FetchSettings,
     /// One line per completed phase run, oldest first.
     #[serde(default)]
     pub log: Vec<PhaseLog>,
@@ -163,6 +166,38 @@ impl Default for CrawlLimits {
     }
 }
 
+/// What fetch asks servers for beyond the fetch list's pages.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct FetchSettings {
+    /// The `Accept-Language` header sent (`th, en;q=0.5`), `off` for none;
+    /// unset until the crawl has a target, whose tag it then takes.
+    pub accept_language: Option<String>,
+    /// Read the sitemaps robots.txt names.
+    pub sitemaps: bool,
+    /// Where robots.txt names no sitemap, try `/sitemap.xml`.
+    pub guess_sitemap: bool,
+}
+
+impl Default for FetchSettings {
+    fn default() -> Self {
+        FetchSettings {
+            accept_language: None,
+            sitemaps: true,
+            guess_sitemap: false,
+        }
+    }
+}
+
+impl FetchSettings {
+    /// The header to send: the setting, none for `off`.
+    pub fn accept_language_header(&self) -> Option<String> {
+        self.accept_language
+            .clone()
+            .filter(|v| !v.eq_ignore_ascii_case("off"))
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct PhaseLog {
     pub phase: String,
@@ -177,6 +212,7 @@ impl Default for CrawlConfig {
             strategy: "bfs".into(),
             params: StrategyParams::default(),
             limits: CrawlLimits::default(),
+            fetch: FetchSettings::default(),
             log: Vec::new(),
             stopped: None,
         }
@@ -193,6 +229,7 @@ impl CrawlConfig {
             ..CrawlConfig::default()
         };
         config.params.target_tlds = lang.default_tlds();
+        config.fetch.accept_language = Some(lang.accept_language());
         Ok(config)
     }
 

@@ -98,10 +98,12 @@ pub enum Phase {
     Frontier,
     /// A learning strategy's labelled links, counted by their features.
     Labels,
+    /// The sitemaps fetch read for the round's hosts and what they list.
+    Sitemaps,
 }
 
 impl Phase {
-    pub const ALL: [Phase; 9] = [
+    pub const ALL: [Phase; 10] = [
         Phase::Fetchlist,
         Phase::Fetch,
         Phase::Links,
@@ -111,13 +113,14 @@ impl Phase {
         Phase::Scores,
         Phase::Frontier,
         Phase::Labels,
+        Phase::Sitemaps,
     ];
 
     /// The command that writes this segment.
     pub fn producer(self) -> &'static str {
         match self {
             Phase::Fetchlist => "generate",
-            Phase::Fetch => "fetch",
+            Phase::Fetch | Phase::Sitemaps => "fetch",
             Phase::Links | Phase::Parse => "parse",
             Phase::Decisions | Phase::Model | Phase::Scores | Phase::Frontier | Phase::Labels => {
                 "updatedb"
@@ -128,7 +131,7 @@ impl Phase {
     /// The schema of this phase's segments (`store::schema`).
     pub fn schema(self) -> datafusion::arrow::datatypes::SchemaRef {
         use super::schema::{
-            DECISIONS, FETCH, FETCHLIST, FRONTIER, LABELS, LINKS, MODEL, PARSE, SCORES,
+            DECISIONS, FETCH, FETCHLIST, FRONTIER, LABELS, LINKS, MODEL, PARSE, SCORES, SITEMAPS,
         };
         match self {
             Phase::Fetchlist => FETCHLIST.clone(),
@@ -140,6 +143,7 @@ impl Phase {
             Phase::Scores => SCORES.clone(),
             Phase::Frontier => FRONTIER.clone(),
             Phase::Labels => LABELS.clone(),
+            Phase::Sitemaps => SITEMAPS.clone(),
         }
     }
 
@@ -154,6 +158,7 @@ impl Phase {
             Phase::Scores => "scores",
             Phase::Frontier => "frontier",
             Phase::Labels => "labels",
+            Phase::Sitemaps => "sitemaps",
         }
     }
 }
@@ -395,8 +400,11 @@ impl CrawlDir {
         if self.merged_round()? >= round {
             return Ok("generate");
         }
+        // fetch writes `sitemaps` beside `fetch`; a round fetched before
+        // sitemaps were read has none
         Ok(Phase::ALL
             .iter()
+            .filter(|&&p| p != Phase::Sitemaps)
             .find(|&&p| !self.has(round, p))
             .map_or("updatedb", |p| p.producer()))
     }

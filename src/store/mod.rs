@@ -12,6 +12,6 @@ pub mod schema;
 pub mod segment;
 pub mod versioned;
 
-pub use crawl_json::{CrawlConfig, CrawlLimits, Stopped, StrategyParams};
+pub use crawl_json::{CrawlConfig, CrawlLimits, FetchSettings, Stopped, StrategyParams};
 pub use layout::{valid_set_name, CrawlDir, Phase, RoundId, RoundRange, CRAWL_DECISION_SET};
 pub use segment::{read_batches, read_columns, row_count, SegmentWriter};

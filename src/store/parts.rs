@@ -145,7 +145,7 @@ pub fn gather(
         return Ok(());
     };
     let n = count(crawl, round)?;
-    let phases = [Phase::Fetch, Phase::Parse, Phase::Links];
+    let phases = [Phase::Sitemaps, Phase::Fetch, Phase::Parse, Phase::Links];
     if n == 0 {
         return Ok(());
     }

@@ -101,6 +101,9 @@ pub static FETCH: LazyLock<SchemaRef> = LazyLock::new(|| {
         Field::new("payload", DataType::Binary, true),
         // and why that body is incomplete: length | time | disconnect.
         utf8("payload_truncated", true),
+        // the answer's Vary header (`Accept-Language`: the site negotiates
+        // the language; NULL in segments written before it was kept)
+        utf8("vary", true),
     ]))
 });
 
@@ -164,6 +167,10 @@ pub static PARSE: LazyLock<SchemaRef> = LazyLock::new(|| {
         // tags, not their text or links), `size` (only the first 8 MiB was
         // parsed), or `nesting,size`; NULL for a page parsed whole
         utf8("limits", true),
+        // the Content-Language header, else <meta http-equiv=
+        // "content-language">: a hint beside html_lang (NULL in segments
+        // written before it was kept)
+        utf8("content_language", true),
     ]))
 });
 
@@ -186,7 +193,8 @@ pub static LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("context", false),
         boolean("nofollow", false),
         // a | area | frame | iframe | refresh | redirect | alternate |
-        // header-alternate | canonical
+        // header-alternate | canonical | sitemap | sitemap-alternate (the
+        // last two from the `sitemaps` segment: src_url is the sitemap)
         utf8("kind", false),
         // ISO 639-3 of the link's hreflang (`x-default` as is)
         utf8("hreflang", true),
@@ -194,6 +202,43 @@ pub static LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
         int32("position", true),
         // the heading (h1–h6) the link appears under; NULL: not known
         utf8("heading", true),
+        // a sitemap's <lastmod> for the URL, as written (NULL otherwise)
+        utf8("lastmod", true),
+    ]))
+});
+
+/// fetch's record of the sitemaps it read: one row per URL a sitemap file
+/// lists (an index's child sitemaps too), and one row, with `url` NULL,
+/// for a file that listed none (failed, skipped, empty). The file's
+/// columns repeat on its rows.
+pub static SITEMAPS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        // the host whose robots.txt (or /sitemap.xml guess) led to the file
+        utf8("host", false),
+        utf8("sitemap", false),
+        // the index that listed the file (NULL: robots.txt named it)
+        utf8("parent", true),
+        // 0: named by robots.txt (or guessed), 1: in an index, 2: in an index's index
+        int32("level", false),
+        // how the file was found: robots | guess | index
+        utf8("found_by", false),
+        // read | cut (bounded: error says why) | failed | skipped
+        utf8("status", false),
+        int32("http_status", true),
+        // urlset | index | text | rss | atom (NULL: not read)
+        utf8("format", true),
+        utf8("error", true),
+        // bytes after decompression
+        int64("bytes", true),
+        // sitemap | sitemap-alternate | sitemap-index (NULL: no entry)
+        utf8("kind", true),
+        utf8("url", true),
+        // a sitemap-alternate's page (the <loc> it is an alternate of)
+        utf8("alternate_of", true),
+        utf8("hreflang", true),
+        utf8("lastmod", true),
+        // why an entry is not followed (NULL: it is a link): other-host
+        utf8("dropped", true),
     ]))
 });
 

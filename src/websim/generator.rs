@@ -28,6 +28,9 @@ pub struct WebSpec {
     /// page of a host), and the menu links pages with `?from=menu`: the
     /// same page under a second URL (see `shapes::chrome`).
     pub chrome: bool,
+    /// Some sites list pages in sitemaps that no page links to, and some
+    /// negotiate the language (see `discovery`).
+    pub discovery: bool,
 }
 
 impl Default for WebSpec {
@@ -37,6 +40,7 @@ impl Default for WebSpec {
             hosts: 300,
             pages: 6000,
             chrome: false,
+            discovery: false,
         }
     }
 }
@@ -185,6 +189,9 @@ impl Web {
     /// that answers 200 with text; `None` for anything else, including the
     /// pages without visible text (see [`Web::no_text`]).
     pub fn truth(&self, url: &str) -> Option<&'static str> {
+        if let Some(hidden) = self.hidden_truth(url) {
+            return hidden;
+        }
         let (h, route) = self.locate(url)?;
         match route {
             Route::Page(j) if self.page_status(h, j) == 200 && !self.textless(h, j) => {
@@ -220,6 +227,15 @@ impl Web {
         }
     }
 
+    /// Answers `GET http://<host><path>` asked with `accept_language`
+    /// (which only a negotiating site reads, see `discovery`).
+    pub fn respond_to(&self, host: &str, path: &str, accept_language: Option<&str>) -> SimResponse {
+        let discovered = self
+            .host(host)
+            .and_then(|(h, _)| self.discovery_answer(h, path, accept_language));
+        discovered.unwrap_or_else(|| self.respond(host, path))
+    }
+
     /// Answers `GET http://<host><path>`.
     pub fn respond(&self, host: &str, path: &str) -> SimResponse {
         let Some((h, host)) = self.host(host) else {
@@ -234,6 +250,14 @@ impl Web {
             Route::Trap(n) => self.trap_page(h, n),
             Route::Redirect(j) => redirect(self.page_path(h, j)),
             Route::NotFound => text_response(404, "not found"),
+        }
+    }
+
+    /// The page `path` of host `h` names, if it answers 200 with text.
+    pub(super) fn text_page_at(&self, h: usize, path: &str) -> Option<u32> {
+        match self.route(h, path) {
+            Route::Page(j) if self.page_status(h, j) == 200 && !self.textless(h, j) => Some(j),
+            _ => None,
         }
     }
 
@@ -282,8 +306,12 @@ impl Web {
     }
 
     fn page(&self, h: usize, j: u32) -> SimResponse {
+        self.page_in(h, j, self.page_lang_index(h, j))
+    }
+
+    /// Page `j` of host `h` written in corpus language `lang`.
+    pub(super) fn page_in(&self, h: usize, j: u32, lang: usize) -> SimResponse {
         let mut rng = Rng::new(&[self.spec.seed, h as u64, j as u64, 1]);
-        let lang = self.page_lang_index(h, j);
         let mut links = self.links(h, j, &mut rng);
         let extras = self.dress(h, j, &mut links);
         self.render(h, lang, &mut rng, &links, extras)
@@ -359,7 +387,7 @@ impl Web {
         corpus::snippet(lang, sentence, 3 + rng.below(3))
     }
 
-    fn render(
+    pub(super) fn render(
         &self,
         h: usize,
         lang: usize,
@@ -453,64 +481,5 @@ fn pick_lang(rng: &mut Rng) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_web_is_deterministic_and_every_host_resolves() {
-        let web = Web::generate(WebSpec::default());
-        let again = Web::generate(WebSpec::default());
-        assert_eq!(web.hosts[17].name, again.hosts[17].name);
-        for (i, host) in web.hosts.iter().enumerate() {
-            assert_eq!(
-                web.host(&host.name).map(|(h, _)| h),
-                Some(i),
-                "{}",
-                host.name
-            );
-        }
-        let host = &web.hosts[3].name;
-        assert_eq!(web.respond(host, "/").body, again.respond(host, "/").body);
-    }
-
-    #[test]
-    fn routes_answer_as_documented() {
-        let web = Web::generate(WebSpec::default());
-        let (h, host) = web
-            .hosts
-            .iter()
-            .enumerate()
-            .find(|(_, h)| h.pages > 10 && h.robots == RobotsKind::DisallowPrivate)
-            .unwrap();
-        assert_eq!(web.respond(&host.name, "/").status, 200);
-        // Page 7 is behind robots.txt, but the server itself answers it.
-        assert_eq!(web.respond(&host.name, "/private/7.html").status, 200);
-        let redirect = web.respond(&host.name, "/old/2");
-        assert_eq!(
-            (redirect.status, redirect.location.as_deref()),
-            (301, Some(web.page_path(h, 2).as_str()))
-        );
-        assert_eq!(web.respond(&host.name, "/nothing.html").status, 404);
-        assert_eq!(web.respond("unknown.example", "/").status, 502);
-        assert!(
-            String::from_utf8_lossy(&web.respond(&host.name, "/robots.txt").body)
-                .contains("Disallow: /private/")
-        );
-    }
-
-    #[test]
-    fn most_links_stay_in_their_language() {
-        let web = Web::generate(WebSpec::default());
-        let (mut same, mut all) = (0, 0);
-        for h in 0..50 {
-            let lang = web.page_lang(h, 1.min(web.hosts[h].pages - 1));
-            let mut rng = Rng::new(&[9, h as u64]);
-            for _ in 0..20 {
-                let (dh, dj) = web.pick_target(h, web.page_lang_index(h, 0), &mut rng);
-                same += usize::from(web.page_lang(dh, dj) == lang);
-                all += 1;
-            }
-        }
-        assert!(same * 100 / all > 70, "{same}/{all}");
-    }
-}
+#[path = "generator_tests.rs"]
+mod tests;

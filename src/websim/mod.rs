@@ -16,6 +16,7 @@
 
 pub mod calibrated;
 pub mod corpus;
+pub mod discovery;
 pub mod generator;
 pub mod graph_site;
 pub mod render;

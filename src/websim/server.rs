@@ -21,16 +21,33 @@ use crate::error::{Error, Result};
 /// What the websim serves: an HTTP answer for each host and path.
 pub trait Site: Send + Sync + 'static {
     fn respond(&self, host: &str, path: &str) -> SimResponse;
+
+    /// The answer to a request that asked for `accept_language`; a site
+    /// that does not negotiate ignores it.
+    fn respond_to(&self, host: &str, path: &str, _accept_language: Option<&str>) -> SimResponse {
+        self.respond(host, path)
+    }
 }
 
 impl Site for Web {
     fn respond(&self, host: &str, path: &str) -> SimResponse {
         Web::respond(self, host, path)
     }
+
+    fn respond_to(&self, host: &str, path: &str, accept_language: Option<&str>) -> SimResponse {
+        Web::respond_to(self, host, path, accept_language)
+    }
 }
 
-/// The `http://host/path` of every request served, for tests to inspect.
-pub type RequestLog = Arc<std::sync::Mutex<Vec<String>>>;
+/// One request served: `http://host/path` and its Accept-Language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Served {
+    pub url: String,
+    pub accept_language: Option<String>,
+}
+
+/// Every request served, for tests to inspect.
+pub type RequestLog = Arc<std::sync::Mutex<Vec<Served>>>;
 
 /// Serves `web` on `listener` until the task is dropped, noting each
 /// request in `log` if one is given.
@@ -108,11 +125,18 @@ fn answer<B, S: Site>(
                 })
         })
         .unwrap_or_default();
+    let accept_language = request
+        .headers()
+        .get(hyper::header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok());
     if let Some(log) = log {
         let mut log = log.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        log.push(format!("http://{host}{}", request.uri().path()));
+        log.push(Served {
+            url: format!("http://{host}{}", request.uri().path()),
+            accept_language: accept_language.map(str::to_string),
+        });
     }
-    to_http(web.respond(&host, request.uri().path()))
+    to_http(web.respond_to(&host, request.uri().path(), accept_language))
 }
 
 fn to_http(sim: SimResponse) -> Response<Full<Bytes>> {
@@ -135,7 +159,7 @@ fn to_http(sim: SimResponse) -> Response<Full<Bytes>> {
 pub struct Websim<S: Site = Web> {
     pub addr: SocketAddr,
     pub web: Arc<S>,
-    /// Every request served so far (`http://host/path`).
+    /// Every request served so far.
     pub requests: RequestLog,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -149,6 +173,11 @@ impl<S: Site> Websim<S> {
 
     /// The URLs requested so far, in the order they were served.
     pub fn requested(&self) -> Vec<String> {
+        self.served().into_iter().map(|s| s.url).collect()
+    }
+
+    /// The requests served so far, with their Accept-Language.
+    pub fn served(&self) -> Vec<Served> {
         self.requests
             .lock()
             .unwrap_or_else(|p| p.into_inner())

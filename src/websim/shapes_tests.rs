@@ -12,6 +12,7 @@ const SMALL: WebSpec = WebSpec {
     hosts: 120,
     pages: 2_400,
     chrome: false,
+    discovery: false,
 };
 
 /// How often each shape occurs in a web: every page and `/moved/` page

@@ -22,6 +22,7 @@ fn crawl_with_chrome() -> Crawl {
         hosts: 120,
         pages: 2_400,
         chrome: true,
+        discovery: false,
     };
     let crawl = Crawl::on(spawn_background(Web::generate(spec), 0).unwrap());
     crawl.crawl_japanese(3);

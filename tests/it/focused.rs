@@ -41,6 +41,7 @@ fn wide_web() -> Websim {
         hosts: 3_000,
         pages: 60_000,
         chrome: false,
+        discovery: false,
     };
     spawn_background(Web::generate(spec), 0).expect("synthetic web starts")
 }

@@ -26,13 +26,13 @@ fn flags(line: &str) -> Vec<&str> {
 }
 
 /// A crawl directory and the hostile web it crawls.
-struct HostileCrawl {
+pub(crate) struct HostileCrawl {
     tmp: tempfile::TempDir,
-    web: Hostile,
+    pub(crate) web: Hostile,
 }
 
 impl HostileCrawl {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         HostileCrawl {
             tmp: tempfile::tempdir().unwrap(),
             web: Hostile::start(),
@@ -44,7 +44,7 @@ impl HostileCrawl {
     }
 
     /// `langcrawl <args> --crawl DIR` (fetch through the hostile proxy).
-    fn run(&self, args: &[&str]) -> Output {
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
         let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         all.extend(["--crawl".into(), self.dir().display().to_string()]);
         if args.first() == Some(&"fetch") {
@@ -59,11 +59,11 @@ impl HostileCrawl {
         out
     }
 
-    fn ok(&self, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
         succeeded(self.run(args), args)
     }
 
-    fn inject(&self, urls: &[String]) {
+    pub(crate) fn inject(&self, urls: &[String]) {
         let seeds = self.tmp.path().join("seeds.txt");
         std::fs::write(&seeds, urls.join("\n") + "\n").unwrap();
         self.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
@@ -77,7 +77,7 @@ impl HostileCrawl {
         started.elapsed()
     }
 
-    fn rows(&self, query: &str) -> Vec<Vec<String>> {
+    pub(crate) fn rows(&self, query: &str) -> Vec<Vec<String>> {
         let out = self.ok(&["sql", query, "--format", "csv"]);
         out.lines().skip(1).map(csv_fields).collect()
     }

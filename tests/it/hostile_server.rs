@@ -21,6 +21,14 @@
 //! | `bomb.test` | 1 GiB of zeros gzipped (Content-Encoding: gzip) |
 //! | `endless.test` | an endless chunked body |
 //! | `gzip.test` | a small page gzipped (Content-Encoding: gzip): [`GZIP_PAGE`] |
+//! | `sitemap-big.test` | robots names /big.xml: a 60 MB urlset, one URL then comments (chunked) |
+//! | `sitemap-bomb.test` | robots names /bomb.xml.gz: a urlset head, one URL, then 1 GiB of spaces, gzipped (no Content-Encoding) |
+//! | `sitemap-million.test` | robots names /million.txt: a text sitemap of 1,000,000 URLs (chunked) |
+//! | `sitemap-malformed.test` | robots names /bad.xml: two good `<url>`s, then a mismatched end tag |
+//! | `sitemap-self.test` | robots names /index.xml: an index listing itself and /child.xml (2 URLs) |
+//! | `sitemap-cross.test` | robots names http://sitemap-store.test/cross.xml: URLs on sitemap-cross.test, sitemap-store.test and third-party.test |
+//!
+//! The `sitemap-*` hosts serve an ordinary page at `/` (and any other path).
 
 use std::net::SocketAddr;
 use std::sync::{Arc, LazyLock, Mutex};
@@ -142,6 +150,15 @@ async fn serve(mut stream: TcpStream, log: Log) {
             respond(&mut stream, 200, &headers, &gzip_page()).await
         }
         "endless.test" if !robots => endless(&mut stream).await,
+        "sitemap-big.test" if path == "/big.xml" => {
+            chunked(&mut stream, "application/xml", big_sitemap()).await
+        }
+        "sitemap-bomb.test" if path == "/bomb.xml.gz" => {
+            chunked(&mut stream, "application/x-gzip", [&SITEMAP_BOMB[..]]).await
+        }
+        "sitemap-million.test" if path == "/million.txt" => {
+            chunked(&mut stream, "text/plain", million_sitemap()).await
+        }
         _ => {
             let (status, headers, body) = answer(&host, &path);
             respond(&mut stream, status, &headers, body.as_bytes()).await
@@ -200,6 +217,7 @@ fn answer(host: &str, path: &str) -> (u16, Vec<(&'static str, String)>, String) 
             "User-agent: *\nCrawl-delay: inf\nDisallow: /no/\n".into(),
         ),
         ("robots-503.test", "/robots.txt") => (503, vec![], "down".into()),
+        _ if sitemap_file(host, path).is_some() => (200, vec![], sitemap_file(host, path).unwrap()),
         (_, "/robots.txt") => (404, vec![], "no robots.txt".into()),
         ("busy-429.test", _) => (
             429,
@@ -300,45 +318,57 @@ pub fn gzip_page() -> Vec<u8> {
 /// Bytes of zeros the bomb expands to.
 pub const BOMB_BYTES: u64 = 1 << 30;
 
-/// A gzip file of 1 GiB of zeros, about 1 MB: one deflate segment of 1 MiB
-/// of zeros (ending in a full flush, so every one after the first is the
+/// A gzip file of 1 GiB of zeros, about 1 MB.
+static GZIP_BOMB: LazyLock<Vec<u8>> = LazyLock::new(|| gzip_bomb(b"", 0));
+
+/// `prefix`, then [`BOMB_BYTES`] of `fill`, gzipped (one member): the
+/// prefix ending in a full flush, then one deflate segment of 1 MiB of
+/// `fill` (ending in a full flush, so every one after the first is the
 /// same bytes) repeated, then the final block and the trailer.
-static GZIP_BOMB: LazyLock<Vec<u8>> = LazyLock::new(|| {
+fn gzip_bomb(prefix: &[u8], fill: u8) -> Vec<u8> {
     use flate2::{Compress, Compression, Crc, FlushCompress};
-    let zeros = vec![0u8; 1 << 20];
+    let fills = vec![fill; 1 << 20];
     let mut deflate = Compress::new(Compression::best(), false);
-    let segment = |deflate: &mut Compress| {
+    let mut segment = |input: &[u8]| {
         let mut out = Vec::with_capacity(1 << 16);
         let before = deflate.total_in();
         deflate
-            .compress_vec(&zeros, &mut out, FlushCompress::Full)
+            .compress_vec(input, &mut out, FlushCompress::Full)
             .unwrap();
-        assert_eq!(deflate.total_in() - before, zeros.len() as u64);
+        assert_eq!(deflate.total_in() - before, input.len() as u64);
         out
     };
-    let first = segment(&mut deflate);
-    let second = segment(&mut deflate);
+    let head = if prefix.is_empty() {
+        Vec::new()
+    } else {
+        segment(prefix)
+    };
+    let first = segment(&fills);
+    let second = segment(&fills);
     assert_eq!(
-        segment(&mut deflate),
+        segment(&fills),
         second,
         "segments after a full flush repeat"
     );
     let mut crc = Crc::new();
-    crc.update(&zeros);
+    crc.update(prefix);
+    crc.update(&fills);
     let mut one = Crc::new();
-    one.update(&zeros);
+    one.update(&fills);
     let mut gzip = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 0xff];
+    gzip.extend_from_slice(&head);
     gzip.extend_from_slice(&first);
     for _ in 1..(BOMB_BYTES >> 20) {
         gzip.extend_from_slice(&second);
         crc.combine(&one);
     }
     // An empty final block with fixed codes, then CRC-32 and size mod 2^32.
+    let size = prefix.len() as u64 + BOMB_BYTES;
     gzip.extend_from_slice(&[0x03, 0x00]);
     gzip.extend_from_slice(&crc.sum().to_le_bytes());
-    gzip.extend_from_slice(&((BOMB_BYTES & 0xffff_ffff) as u32).to_le_bytes());
+    gzip.extend_from_slice(&((size & 0xffff_ffff) as u32).to_le_bytes());
     gzip
-});
+}
 
 #[test]
 fn the_bomb_is_small_and_expands_to_a_gibibyte() {
@@ -347,4 +377,126 @@ fn the_bomb_is_small_and_expands_to_a_gibibyte() {
     let mut head = vec![0u8; 1 << 20];
     std::io::Read::read_exact(&mut decoder, &mut head).unwrap();
     assert!(head.iter().all(|&b| b == 0));
+}
+
+/// The `sitemap-*` hosts and the sitemap each one's robots.txt names.
+pub const SITEMAP_HOSTS: [(&str, &str); 6] = [
+    ("sitemap-big.test", "http://sitemap-big.test/big.xml"),
+    ("sitemap-bomb.test", "http://sitemap-bomb.test/bomb.xml.gz"),
+    (
+        "sitemap-million.test",
+        "http://sitemap-million.test/million.txt",
+    ),
+    (
+        "sitemap-malformed.test",
+        "http://sitemap-malformed.test/bad.xml",
+    ),
+    ("sitemap-self.test", "http://sitemap-self.test/index.xml"),
+    ("sitemap-cross.test", "http://sitemap-store.test/cross.xml"),
+];
+
+/// Bytes of comments `sitemap-big.test`'s /big.xml holds after its one URL.
+pub const BIG_SITEMAP_BYTES: usize = 60_000_000;
+/// URLs `sitemap-million.test`'s /million.txt lists.
+pub const MILLION: usize = 1_000_000;
+
+const URLSET: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+                      <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+
+fn urls(locs: &[&str]) -> String {
+    locs.iter()
+        .map(|loc| format!("<url><loc>{loc}</loc></url>\n"))
+        .collect()
+}
+
+/// robots.txt and the small sitemap files of the `sitemap-*` hosts.
+fn sitemap_file(host: &str, path: &str) -> Option<String> {
+    let named = SITEMAP_HOSTS.iter().find(|(h, _)| *h == host);
+    let index = "<?xml version=\"1.0\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                 <sitemap><loc>http://sitemap-self.test/index.xml</loc></sitemap>\n\
+                 <sitemap><loc>/child.xml</loc></sitemap>\n</sitemapindex>\n";
+    Some(match (host, path) {
+        (_, "/robots.txt") => format!("User-agent: *\nDisallow: /private/\n\nSitemap: {}\n", named?.1),
+        ("sitemap-malformed.test", "/bad.xml") => format!(
+            "{URLSET}{}<url><loc>http://sitemap-malformed.test/3</lo></url>\n<url><loc>http://sitemap-malformed.test/4",
+            urls(&["http://sitemap-malformed.test/1", "http://sitemap-malformed.test/2"])
+        ),
+        ("sitemap-self.test", "/index.xml") => index.to_string(),
+        ("sitemap-self.test", "/child.xml") => format!(
+            "{URLSET}{}</urlset>\n",
+            urls(&["http://sitemap-self.test/c/1", "http://sitemap-self.test/c/2"])
+        ),
+        ("sitemap-store.test", "/cross.xml") => format!(
+            "{URLSET}{}</urlset>\n",
+            urls(&[
+                "http://sitemap-cross.test/listed",
+                "http://sitemap-store.test/own",
+                "http://third-party.test/elsewhere",
+            ])
+        ),
+        _ => return None,
+    })
+}
+
+/// /big.xml of `sitemap-big.test`, in chunks: a urlset with one URL, then
+/// [`BIG_SITEMAP_BYTES`] of comments, then its end tag.
+fn big_sitemap() -> impl Iterator<Item = String> + Send {
+    let head = format!("{URLSET}{}", urls(&["http://sitemap-big.test/first"]));
+    let comments = "<!-- padding -->\n".repeat(4096);
+    let count = BIG_SITEMAP_BYTES / comments.len() + 1;
+    let padding = std::iter::repeat_n(comments, count);
+    std::iter::once(head)
+        .chain(padding)
+        .chain(std::iter::once("</urlset>\n".to_string()))
+}
+
+/// /million.txt of `sitemap-million.test`: [`MILLION`] URL lines, in chunks
+/// of 10,000 lines.
+fn million_sitemap() -> impl Iterator<Item = String> + Send {
+    (0..MILLION / 10_000).map(|chunk| {
+        (chunk * 10_000..(chunk + 1) * 10_000)
+            .map(|n| format!("http://sitemap-million.test/p/{n}\n"))
+            .collect()
+    })
+}
+
+/// `sitemap-bomb.test`'s /bomb.xml.gz: a urlset head and one URL, then
+/// [`BOMB_BYTES`] of spaces, gzipped.
+static SITEMAP_BOMB: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    let head = format!("{URLSET}{}", urls(&["http://sitemap-bomb.test/first"]));
+    gzip_bomb(head.as_bytes(), b' ')
+});
+
+/// A 200 answer with a chunked body: each item one chunk (streamed, never
+/// all in memory).
+async fn chunked<B: AsRef<[u8]>>(
+    stream: &mut TcpStream,
+    content_type: &str,
+    chunks: impl IntoIterator<Item = B>,
+) -> std::io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nTransfer-Encoding: chunked\r\n\
+         Connection: close\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await?;
+    for chunk in chunks {
+        let chunk = chunk.as_ref();
+        stream
+            .write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
+            .await?;
+        stream.write_all(chunk).await?;
+        stream.write_all(b"\r\n").await?;
+    }
+    stream.write_all(b"0\r\n\r\n").await
+}
+
+#[test]
+fn the_sitemap_bomb_starts_with_a_urlset_then_spaces() {
+    let mut decoder = flate2::read::GzDecoder::new(&SITEMAP_BOMB[..]);
+    let mut head = vec![0u8; 1 << 20];
+    std::io::Read::read_exact(&mut decoder, &mut head).unwrap();
+    let text = String::from_utf8(head).unwrap();
+    assert!(text.starts_with(URLSET), "{}", &text[..200]);
+    assert!(text.contains("<loc>http://sitemap-bomb.test/first</loc></url>\n   "));
+    assert!(SITEMAP_BOMB.len() < 2 << 20, "{} bytes", SITEMAP_BOMB.len());
 }

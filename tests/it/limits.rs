@@ -107,6 +107,7 @@ fn web_with_traps() -> (Web, Vec<String>) {
                 hosts: 60,
                 pages: 600,
                 chrome: false,
+                discovery: false,
             })
         })
         .find_map(|web| {

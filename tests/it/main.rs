@@ -3,6 +3,7 @@
 
 mod adaptive;
 mod crash;
+mod discovery;
 mod errors;
 mod export;
 mod focused;
@@ -10,6 +11,7 @@ mod frontier;
 mod golden;
 mod hostile;
 mod hostile_server;
+mod hostile_sitemaps;
 mod langid;
 mod limits;
 mod link_kinds;

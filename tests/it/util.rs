@@ -18,6 +18,7 @@ pub fn small_web() -> Websim {
         hosts: 120,
         pages: 2_400,
         chrome: false,
+        discovery: false,
     };
     spawn_background(Web::generate(spec), 0).expect("synthetic web starts")
 }

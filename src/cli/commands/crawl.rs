@@ -32,10 +32,7 @@ pub(in crate::cli) async fn crawl(ctx: &Context, args: &CrawlArgs) -> Result<()>
         seeds: args.seeds.clone(),
         rounds: args.rounds,
         generate: args.generate.options(),
-        fetch: crate::fetch::FetchOptions {
-            allow_private: update.limits.allow_private,
-            ..args.fetch.options(quiet)?
-        },
+        fetch: args.fetch.resolve(&mut config, quiet)?,
         update,
     };
     let mut say = |line: String| ctx.say(line);

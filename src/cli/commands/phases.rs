@@ -52,9 +52,8 @@ pub(in crate::cli) async fn fetch(ctx: &Context, args: &FetchCommandArgs) -> Res
     let crawl = crawl_or_part(ctx, &args.part)?;
     let mut config = CrawlConfig::load(&crawl)?;
     set(&mut config.limits.allow_private, args.guard.allow_private);
+    let options = args.fetch.resolve(&mut config, ctx.quiet)?;
     config.save(&crawl)?;
-    let mut options = args.fetch.options(ctx.quiet)?;
-    options.allow_private = config.limits.allow_private;
     ctx.say(crate::fetch::run(&crawl, &options).await?);
     Ok(())
 }

@@ -125,6 +125,7 @@ pub(in crate::cli) async fn serve(args: &WebsimArgs) -> Result<()> {
         hosts: args.hosts.max(1),
         pages: args.pages.max(1),
         chrome: args.chrome,
+        discovery: args.discovery,
     });
     let listener = crate::websim::server::bind(args.listen)?;
     let addr = listener.local_addr().map_err(Error::io("listener"))?;
