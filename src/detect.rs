@@ -142,3 +142,20 @@ impl Detection {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detect_shows_the_content_language_a_page_declares() {
+        let page = page(
+            br#"<meta http-equiv="content-language" content="ko"><p>OK</p>"#,
+            None,
+        );
+        let lines = page.to_lines();
+        assert!(lines.contains("content_language: ko\n"), "{lines}");
+        assert!(lines.contains("lang_source: content_language\n"), "{lines}");
+        assert!(lines.contains("lang: kor\n"), "{lines}");
+    }
+}
