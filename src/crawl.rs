@@ -18,6 +18,9 @@ pub struct CrawlOptions {
     pub generate: GenerateOptions,
     pub fetch: FetchOptions,
     pub update: LinkSelection,
+    /// `--until`: no phase starts after this time (fetch stops requesting
+    /// at it); the crawl ends cleanly.
+    pub until: Option<std::time::SystemTime>,
 }
 
 /// Runs `options.rounds` rounds; each phase's one-line summary goes to `log`.
@@ -28,6 +31,7 @@ pub async fn run(
     config: CrawlConfig,
     log: &mut dyn FnMut(String),
 ) -> Result<CrawlDir> {
+    let fetch_settings = config.fetch.clone();
     let crawl = match &options.seeds {
         Some(seeds) => {
             let report = crate::inject::run(engine, root, seeds, Some(config)).await?;
@@ -45,7 +49,7 @@ pub async fn run(
         }
         None => CrawlDir::open(root)?,
     };
-    save_selection(&crawl, &options.update)?;
+    save_settings(&crawl, &options.update, fetch_settings)?;
     if let Some(why) = stopped_already(engine, &crawl).await? {
         log(format!(
             "{}: stopped: {why}; change the stop rule (--min-yield, --max-pages) to go on",
@@ -55,6 +59,11 @@ pub async fn run(
     }
     for _ in 0..options.rounds {
         if !finish_round(engine, &crawl, options, log).await? {
+            if let Some(why) = stopping(options) {
+                log(format!(
+                    "crawl stopped: {why}; `langcrawl crawl` goes on from the last phase committed"
+                ));
+            }
             break;
         }
         if let Some(why) = crate::stop::after_round(engine, &crawl, log).await? {
@@ -75,14 +84,44 @@ async fn stopped_already(engine: &Engine, crawl: &CrawlDir) -> Result<Option<Str
     crate::stop::after_round(engine, crawl, &mut |_| {}).await
 }
 
-/// Records the target, strategy and parameters in crawl.json.
-fn save_selection(crawl: &CrawlDir, selection: &LinkSelection) -> Result<()> {
+/// Records the target, strategy, parameters and fetch settings in crawl.json.
+fn save_settings(
+    crawl: &CrawlDir,
+    selection: &LinkSelection,
+    fetch: crate::store::FetchSettings,
+) -> Result<()> {
     let mut config = CrawlConfig::load(crawl)?;
+    config.fetch = fetch;
     config.target_lang = Some(selection.target_lang.code().to_string());
     config.strategy = selection.strategy.name.to_string();
     config.params = selection.params.clone();
     config.limits = selection.limits.clone();
     config.save(crawl)
+}
+
+/// Why the crawl is to stop before its next phase: a stop request, or
+/// `--until` passed.
+fn stopping(options: &CrawlOptions) -> Option<&'static str> {
+    if options.fetch.stop.is_requested() {
+        return Some("asked to stop (SIGINT/SIGTERM)");
+    }
+    let passed = options
+        .until
+        .is_some_and(|t| std::time::SystemTime::now() >= t);
+    passed.then_some("--until time reached")
+}
+
+/// The fetch options of a round: `--until` bounds the fetch phase.
+fn fetch_options(options: &CrawlOptions) -> FetchOptions {
+    let mut fetch = options.fetch.clone();
+    let left = options
+        .until
+        .and_then(|t| t.duration_since(std::time::SystemTime::now()).ok());
+    if let Some(left) = left {
+        let bounded = fetch.max_fetch_time.map_or(left, |t| t.min(left));
+        fetch.max_fetch_time = Some(bounded.max(std::time::Duration::from_millis(1)));
+    }
+    fetch
 }
 
 /// Runs the phases the latest round still needs, generating a new round if
@@ -93,11 +132,15 @@ async fn finish_round(
     options: &CrawlOptions,
     log: &mut dyn FnMut(String),
 ) -> Result<bool> {
+    let stop = || stopping(options).is_some();
     let latest = crawl.latest_round()?;
     let complete = match latest {
         None => true,
         Some(round) => crawl.merged_round()? >= round,
     };
+    if stop() {
+        return Ok(false);
+    }
     if complete || latest.is_some_and(|r| !crawl.has(r, Phase::Fetchlist)) {
         match crate::generate::run(engine, crawl, &options.generate).await {
             Ok(report) => log(report.to_string()),
@@ -110,10 +153,21 @@ async fn finish_round(
     }
     let round = crawl.latest_round()?.expect("a round was generated");
     if !crawl.has(round, Phase::Fetch) {
-        log(crate::fetch::run(crawl, &options.fetch).await?.to_string());
+        if stop() {
+            return Ok(false);
+        }
+        log(crate::fetch::run(crawl, &fetch_options(options))
+            .await?
+            .to_string());
     }
     if !crawl.has(round, Phase::Parse) {
+        if stop() {
+            return Ok(false);
+        }
         log(crate::parse::run(crawl)?.to_string());
+    }
+    if stop() {
+        return Ok(false);
     }
     log(crate::updatedb::run(engine, crawl, &options.update)
         .await?

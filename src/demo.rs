@@ -67,6 +67,7 @@ pub async fn run(engine: &Engine, root: &Path, rounds: u32, quiet: bool) -> Resu
                 ..FetchOptions::default()
             },
             update: LinkSelection::new(crate::strategy::find(strategy)?, TargetLang::parse("ja")?),
+            until: None,
         })
     };
     let mut log = say;

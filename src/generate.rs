@@ -5,6 +5,7 @@
 
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
+use crate::store::activity::ActivityFile;
 use crate::store::schema::FETCHLIST;
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
 use crate::strategy::Prune;
@@ -69,6 +70,7 @@ pub async fn run(
         )));
     }
     let round = next_round(crawl)?;
+    let _activity = ActivityFile::start(crawl.root(), "generate", round.0, None);
     crate::catalog::crawldb(engine, crawl).await?;
     let config = settle_max_retries(crawl, options.max_retries)?;
     let max_retries = config.limits.max_retries;

@@ -7,6 +7,7 @@
 use crate::catalog::{self, AfterRound};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
+use crate::store::activity::ActivityFile;
 use crate::store::schema::DECISIONS;
 use crate::store::{CrawlConfig, CrawlDir, Phase, SegmentWriter};
 use crate::strategy::{Learned, LinkSelection};
@@ -42,6 +43,7 @@ pub async fn run(
         crate::fetch::hosts::gather(crawl, parts, part_of)
     })?;
     let round = crawl.round_to_merge()?;
+    let _activity = ActivityFile::start(crawl.root(), "updatedb", round.0, None);
     for phase in [
         Phase::Decisions,
         Phase::Model,

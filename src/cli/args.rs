@@ -414,6 +414,12 @@ pub struct CrawlArgs {
     /// Rounds to run
     #[arg(long, default_value_t = 3, value_parser = positive::<u32>)]
     pub rounds: u32,
+    /// End the crawl cleanly at this time: an RFC 3339 time
+    /// (2026-12-01T06:00:00Z) or a duration from now (90s, 45m, 8h, 2d); the
+    /// fetch phase stops requesting then (the rest is deferred) and no phase
+    /// starts after it
+    #[arg(long, value_name = "TIME", value_parser = crate::shutdown::parse_until)]
+    pub until: Option<std::time::SystemTime>,
     #[command(flatten)]
     pub generate: GenerateArgs,
     #[command(flatten)]

@@ -92,6 +92,7 @@ impl FetchArgs {
             allow_private: false,
             page_memory: self.page_memory,
             sitemaps: SitemapOptions::default(),
+            stop: crate::shutdown::StopHandle::default(),
             quiet,
         })
     }

@@ -20,6 +20,7 @@ use super::rows::{classify, unfetched, FetchRow};
 use super::sitemap::{self, SitemapRow};
 use super::sitemap_read::MAX_DECODED_BYTES;
 use super::{guard, FetchOptions};
+use crate::shutdown;
 
 /// What every host's queue shares.
 pub struct Shared {
@@ -114,6 +115,9 @@ impl<'a> HostRun<'a> {
         if let Some(why) = guard::refusal(&parsed, self.shared.options.allow_private) {
             return self.row(url, "refused", why);
         }
+        if self.shared.options.stop.is_requested() {
+            self.pace.stop(shutdown::STOPPED.into());
+        }
         if self.pace.stopped.is_none() && self.robots.is_none() {
             self.load_robots(&parsed).await;
             self.read_sitemaps(&parsed).await;
@@ -127,10 +131,9 @@ impl<'a> HostRun<'a> {
         let wait = self
             .last_request
             .map_or(Duration::ZERO, |at| self.delay.saturating_sub(at.elapsed()));
-        if !self.pace.may_continue(wait) {
+        if !self.pace.may_continue(wait) || !self.pause(wait).await {
             return self.deferred(url);
         }
-        tokio::time::sleep(wait).await;
         let max_bytes = self.shared.options.client.max_content_bytes;
         let mut memory = self.shared.page_memory.reserve(max_bytes).await;
         let Some(response) = self.get(url, max_bytes).await else {
@@ -238,10 +241,9 @@ impl<'a> HostRun<'a> {
             .last_request
             .map_or(Duration::ZERO, |at| self.delay.saturating_sub(at.elapsed()));
         let stopped = |run: &Self| run.pace.stopped.clone().unwrap_or_default();
-        if !self.pace.may_continue(wait) {
+        if !self.pace.may_continue(wait) || !self.pause(wait).await {
             return Err(stopped(self));
         }
-        tokio::time::sleep(wait).await;
         let memory = self.shared.page_memory.reserve(MAX_DECODED_BYTES).await;
         let response = self.get(url.as_str(), MAX_DECODED_BYTES).await;
         self.last_request = Some(Instant::now());
@@ -261,9 +263,12 @@ impl<'a> HostRun<'a> {
         let shared = self.shared;
         let allow_private = shared.options.allow_private;
         let answer = robots::fetch(start, allow_private, |url| async move {
-            let got = within(deadline, shared.get(url.as_str(), MAX_ROBOTS_BYTES)).await;
+            let got = tokio::select! {
+                got = within(deadline, shared.get(url.as_str(), MAX_ROBOTS_BYTES)) => got,
+                _ = shared.options.stop.grace_over() => None,
+            };
             got.unwrap_or_else(|| Response {
-                error: Some("cut off by the host's deadline".into()),
+                error: Some("cut off by the host's deadline or a stop request".into()),
                 fetched_at_ms: now_ms(),
                 ..Response::default()
             })
@@ -293,11 +298,32 @@ impl<'a> HostRun<'a> {
         }
     }
 
+    /// Waits `wait` (the politeness delay); false, and the queue stopped,
+    /// if a stop is requested meanwhile.
+    async fn pause(&mut self, wait: Duration) -> bool {
+        let stop = &self.shared.options.stop;
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => true,
+            _ = stop.requested() => {
+                self.pace.stop(shutdown::STOPPED.into());
+                false
+            }
+        }
+    }
+
     /// GETs `url` within the host's deadline; `None` (and the queue
-    /// stopped) if the deadline came first.
+    /// stopped) if the deadline came first, or the grace after a stop
+    /// request.
     async fn get(&mut self, url: &str, max_bytes: usize) -> Option<Response> {
         self.start_budget().await;
-        let got = within(self.pace.deadline(), self.shared.get(url, max_bytes)).await;
+        let stop = &self.shared.options.stop;
+        let got = tokio::select! {
+            got = within(self.pace.deadline(), self.shared.get(url, max_bytes)) => got,
+            _ = stop.grace_over() => {
+                self.pace.stop(shutdown::STOPPED.into());
+                None
+            }
+        };
         if got.is_none() {
             self.pace.may_continue(Duration::ZERO);
         }

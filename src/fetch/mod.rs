@@ -33,6 +33,7 @@ use futures::FutureExt;
 use tokio::sync::{mpsc, Semaphore};
 
 use crate::error::{Error, Result};
+use crate::store::activity::ActivityFile;
 use crate::store::rows::column;
 use crate::store::schema::{FETCH, SITEMAPS};
 use crate::store::{read_batches, CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
@@ -65,6 +66,9 @@ pub struct FetchOptions {
     pub page_memory: usize,
     /// Read the sitemaps robots.txt names (`sitemap`).
     pub sitemaps: sitemap::SitemapOptions,
+    /// A stop request (SIGINT/SIGTERM): no new request, those in flight
+    /// get [`crate::shutdown::GRACE`], the rest are `deferred`.
+    pub stop: crate::shutdown::StopHandle,
     pub quiet: bool,
 }
 
@@ -82,6 +86,7 @@ impl Default for FetchOptions {
             allow_private: false,
             page_memory: PAGE_MEMORY,
             sitemaps: sitemap::SitemapOptions::default(),
+            stop: crate::shutdown::StopHandle::default(),
             quiet: false,
         }
     }
@@ -103,6 +108,8 @@ pub struct FetchReport {
     pub bytes: u64,
     /// Sitemap files read (or skipped, each with its reason).
     pub sitemaps: usize,
+    /// The phase was asked to stop (SIGINT/SIGTERM) and ended early.
+    pub stopped: bool,
     pub seconds: f64,
 }
 
@@ -126,6 +133,12 @@ impl std::fmt::Display for FetchReport {
         )?;
         if self.sitemaps > 0 {
             write!(f, ", {} sitemap files", self.sitemaps)?;
+        }
+        if self.stopped {
+            write!(
+                f,
+                "; stopped on request: the deferred URLs are fetched next time"
+            )?;
         }
         Ok(())
     }
@@ -157,7 +170,9 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     // Rows waiting for the writer: with pages of up to 1 MiB, 64 rows.
     let (tx, rx) = mpsc::channel::<FetchRow>(ROWS_IN_FLIGHT);
     let quiet = options.quiet;
-    let write_thread = std::thread::spawn(move || rows::write_rows(rx, writer, urls, quiet));
+    let activity = ActivityFile::start(crawl.root(), "fetch", round.0, Some(urls as u64));
+    let write_thread =
+        std::thread::spawn(move || rows::write_rows(rx, writer, urls, quiet, activity));
     let shared = Arc::new(Shared {
         client,
         permits: Arc::new(Semaphore::new(options.concurrency.max(1))),
@@ -200,6 +215,7 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
         message: "the sitemap writer thread panicked".into(),
     })??;
     report.sitemaps = files;
+    report.stopped = options.stop.is_requested();
     hosts::save(crawl, &records, backoff::now_ms())?;
     sitemaps.commit()?;
     staged.commit()?;

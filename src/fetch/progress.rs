@@ -67,6 +67,11 @@ impl Progress {
         )
     }
 
+    /// Rows recorded so far.
+    pub fn done(&self) -> u64 {
+        self.done
+    }
+
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();

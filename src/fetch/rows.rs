@@ -20,6 +20,7 @@ use super::client::Response;
 use super::progress::Progress;
 use super::FetchReport;
 use crate::error::Result;
+use crate::store::activity::ActivityFile;
 use crate::store::schema::FETCH;
 use crate::store::segment::Staged;
 use crate::store::SegmentWriter;
@@ -135,6 +136,7 @@ pub fn write_rows(
     mut writer: SegmentWriter,
     total: usize,
     quiet: bool,
+    mut activity: ActivityFile,
 ) -> Result<(Staged, FetchReport)> {
     let mut report = FetchReport {
         urls: total,
@@ -146,6 +148,7 @@ pub fn write_rows(
     while let Some(row) = rx.blocking_recv() {
         report.add(&row);
         progress.record(row.response.content.len(), row.status == "error");
+        activity.update(progress.done());
         bytes += row.response.content.len();
         buffer.push(row);
         if buffer.len() >= BATCH_ROWS || bytes >= BATCH_BYTES {

@@ -19,6 +19,7 @@ use std::time::Instant;
 use datafusion::arrow::array::{Array, BinaryArray, RecordBatch, StringArray};
 
 use crate::error::Result;
+use crate::store::activity::ActivityFile;
 use crate::store::rows::{column, opt_str};
 use crate::store::schema::{LINKS, PARSE};
 use crate::store::segment::largest_row_bytes;
@@ -143,8 +144,14 @@ pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
     };
     let mut pending = Pending::default();
     let fetched = crawl.segment(round, Phase::Fetch);
+    let rows = crate::store::segment::row_count(&fetched).ok();
+    let rows = rows.and_then(|n| u64::try_from(n).ok());
+    let mut activity = ActivityFile::start(crawl.root(), "parse", round.0, rows);
+    let mut read = 0;
     for batch in read_batches(&fetched, read_rows(largest_row_bytes(&fetched)?))? {
         let batch = batch?;
+        read += batch.num_rows() as u64;
+        activity.update(read);
         let inputs = fetched_pages(&batch)?;
         let outputs = parse_parallel(&inputs, target.as_deref());
         log_failures(&outputs);

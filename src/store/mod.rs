@@ -1,6 +1,7 @@
 //! The on-disk crawl: Parquet schemas, the crawl directory's layout, and the
 //! only code that reads and writes segments (temp folder, then rename).
 
+pub mod activity;
 pub mod crawl_json;
 pub mod durable;
 pub mod layout;

@@ -9,6 +9,7 @@ mod export;
 mod focused;
 mod frontier;
 mod golden;
+mod graceful_stop;
 mod hostile;
 mod hostile_server;
 mod hostile_sitemaps;

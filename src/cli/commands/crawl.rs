@@ -28,12 +28,15 @@ pub(in crate::cli) async fn crawl(ctx: &Context, args: &CrawlArgs) -> Result<()>
     };
     set(&mut config.limits.max_retries, args.generate.max_retries);
     let update = args.update.resolve(&mut config)?;
+    let fetch = args.fetch.resolve(&mut config, quiet)?;
+    crate::shutdown::listen(fetch.stop.clone());
     let options = crate::crawl::CrawlOptions {
         seeds: args.seeds.clone(),
         rounds: args.rounds,
         generate: args.generate.options(),
-        fetch: args.fetch.resolve(&mut config, quiet)?,
+        fetch,
         update,
+        until: args.until,
     };
     let mut say = |line: String| ctx.say(line);
     let crawl = crate::crawl::run(engine, root, &options, config, &mut say).await?;

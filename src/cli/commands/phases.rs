@@ -54,6 +54,7 @@ pub(in crate::cli) async fn fetch(ctx: &Context, args: &FetchCommandArgs) -> Res
     set(&mut config.limits.allow_private, args.guard.allow_private);
     let options = args.fetch.resolve(&mut config, ctx.quiet)?;
     config.save(&crawl)?;
+    crate::shutdown::listen(options.stop.clone());
     ctx.say(crate::fetch::run(&crawl, &options).await?);
     Ok(())
 }

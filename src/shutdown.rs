@@ -1,0 +1,164 @@
+//! Stopping on request: the first SIGINT or SIGTERM asks the running
+//! command to stop gracefully — fetch sends no new request, waits up to
+//! [`GRACE`] for those in flight, writes what arrived and marks the rest
+//! `deferred`, then commits; the other phases finish; `crawl` ends after
+//! the phase it is in. A second signal exits at once, as a kill would
+//! (every commit is a rename, so the crawl is then as after a kill).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Notify;
+
+/// How long fetch waits for the requests in flight once asked to stop.
+pub const GRACE: Duration = Duration::from_secs(5);
+/// Why a URL was not requested after a stop request.
+pub const STOPPED: &str = "the crawl was asked to stop (SIGINT/SIGTERM); fetched next time";
+/// The exit status after a second signal (128 + SIGINT, as shells report it).
+pub const ABORT_STATUS: i32 = 130;
+
+/// A request to stop, shared by everything that should heed it. The
+/// default handle is never requested unless [`StopHandle::request`] is
+/// called (tests) or [`listen`] hears a signal.
+#[derive(Debug, Clone, Default)]
+pub struct StopHandle(Arc<Inner>);
+
+#[derive(Debug, Default)]
+struct Inner {
+    requested: AtomicBool,
+    notify: Notify,
+}
+
+impl StopHandle {
+    pub fn request(&self) {
+        self.0.requested.store(true, Ordering::SeqCst);
+        self.0.notify.notify_waiters();
+    }
+
+    pub fn is_requested(&self) -> bool {
+        self.0.requested.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once a stop is requested.
+    pub async fn requested(&self) {
+        loop {
+            let notified = self.0.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self.is_requested() {
+                return;
+            }
+            notified.await;
+        }
+    }
+
+    /// Resolves [`GRACE`] after a stop is requested.
+    pub async fn grace_over(&self) {
+        self.requested().await;
+        tokio::time::sleep(GRACE).await;
+    }
+}
+
+/// `--until`'s value: an RFC 3339 time (`2026-12-01T06:00:00Z`) or a
+/// duration from now (`90s`, `45m`, `8h`, `2d`).
+pub fn parse_until(text: &str) -> Result<std::time::SystemTime, String> {
+    let text = text.trim();
+    if let Ok(at) = chrono::DateTime::parse_from_rfc3339(text) {
+        let seconds = u64::try_from(at.timestamp()).map_err(|_| format!("{text}: before 1970"))?;
+        return Ok(std::time::UNIX_EPOCH + Duration::from_secs(seconds));
+    }
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let unit_seconds = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => 0,
+    };
+    let count: u64 = number.parse().map_err(|_| String::new()).unwrap_or(0);
+    if unit_seconds == 0 || count == 0 || count > 365 * 86_400 {
+        return Err(format!(
+            "{text}: give a time (2026-12-01T06:00:00Z) or a duration from now (90s, 45m, 8h, 2d)"
+        ));
+    }
+    Ok(std::time::SystemTime::now() + Duration::from_secs(count * unit_seconds))
+}
+
+/// Listens for SIGINT and SIGTERM on the current runtime: the first
+/// requests a stop on `handle` (saying so on stderr), the second exits
+/// the process at once with [`ABORT_STATUS`].
+pub fn listen(handle: StopHandle) {
+    tokio::spawn(async move {
+        for count in 0.. {
+            if !signal().await {
+                return;
+            }
+            if count > 0 {
+                eprintln!("langcrawl: second signal: stopping now (the crawl resumes from its last commit)");
+                std::process::exit(ABORT_STATUS);
+            }
+            eprintln!("langcrawl: stopping: finishing the phase (fetch: requests in flight, up to {}s); signal again to stop at once", GRACE.as_secs());
+            handle.request();
+        }
+    });
+}
+
+/// The next SIGINT or SIGTERM; false if they cannot be listened for.
+#[cfg(unix)]
+async fn signal() -> bool {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        return false;
+    };
+    tokio::select! {
+        _ = term.recv() => true,
+        _ = int.recv() => true,
+    }
+}
+
+#[cfg(not(unix))]
+async fn signal() -> bool {
+    tokio::signal::ctrl_c().await.is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn until_takes_a_time_or_a_duration() {
+        let at = parse_until("2030-01-01T00:00:00Z").unwrap();
+        let since = at.duration_since(std::time::UNIX_EPOCH).unwrap();
+        assert_eq!(since.as_secs(), 1_893_456_000);
+        let soon = parse_until("45m").unwrap();
+        let left = soon.duration_since(std::time::SystemTime::now()).unwrap();
+        assert!(left > Duration::from_secs(44 * 60) && left <= Duration::from_secs(45 * 60));
+        for bad in ["", "45", "m", "0h", "tomorrow", "12x"] {
+            assert!(parse_until(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_request_wakes_every_waiter_even_one_that_came_late() {
+        let handle = StopHandle::default();
+        let early = tokio::spawn({
+            let handle = handle.clone();
+            async move { handle.requested().await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!handle.is_requested());
+        handle.request();
+        early.await.unwrap();
+        // a waiter after the request returns at once
+        tokio::time::timeout(Duration::from_secs(1), handle.requested())
+            .await
+            .unwrap();
+    }
+}

@@ -1,0 +1,132 @@
+//! A crawl stopped on request: SIGTERM during a slow fetch of 2,000 URLs.
+//! The fetch commits the pages that arrived — checked against the server's
+//! own log of what it answered — marks the rest `deferred`, and the next
+//! `crawl` goes on without asking for any fetched page again.
+
+use std::collections::BTreeSet;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::util::{command, Crawl};
+
+const URLS: usize = 2_000;
+
+/// The page URLs the server was asked for (robots.txt left out).
+fn served_pages(crawl: &Crawl) -> Vec<String> {
+    let requested = crawl.web.requested();
+    requested
+        .into_iter()
+        .filter(|u| !u.ends_with("/robots.txt"))
+        .collect()
+}
+
+/// `fetch` at a slow politeness as a child process, SIGTERM once the
+/// server has answered `after` pages; the child's output and how long it
+/// took to exit after the signal.
+fn fetch_until_signalled(crawl: &Crawl, after: usize) -> (std::process::Output, Duration) {
+    let dir = crawl.dir().display().to_string();
+    let proxy = crawl.web.proxy_url();
+    let args = [
+        "fetch",
+        "--crawl",
+        &dir,
+        "--proxy",
+        &proxy,
+        "--delay-ms",
+        "300",
+    ];
+    let child = command(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waited = Instant::now();
+    while served_pages(crawl).len() < after {
+        assert!(
+            waited.elapsed() < Duration::from_secs(120),
+            "the fetch never got going"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = i32::try_from(child.id()).unwrap();
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let signalled = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    (out, signalled.elapsed())
+}
+
+#[test]
+fn sigterm_during_a_fetch_commits_what_arrived_and_the_next_crawl_goes_on() {
+    let crawl = Crawl::new();
+    let urls = crawl.web.web.fetchable_urls(URLS);
+    assert_eq!(urls.len(), URLS);
+    let seeds = crawl.seeds_file(&urls);
+    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    crawl.ok(&["generate", "--top-n", "5000", "--max-per-host", "1000"]);
+
+    let (out, exit_took) = fetch_until_signalled(&crawl, 100);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout.contains("stopped on request"), "{stdout}");
+    assert!(
+        exit_took < Duration::from_secs(20),
+        "exit took {exit_took:?}"
+    );
+
+    // The rows against the server's log: every page it answered is a row
+    // with an answer, every other fetch-list URL is deferred.
+    let served: BTreeSet<String> = served_pages(&crawl).into_iter().collect();
+    let answered: BTreeSet<String> = crawl
+        .rows("SELECT url FROM fetch WHERE status <> 'deferred'")
+        .into_iter()
+        .map(|r| r[0].clone())
+        .collect();
+    assert_eq!(
+        answered, served,
+        "rows with an answer = pages the server answered"
+    );
+    let deferred = crawl.number("SELECT count(*) FROM fetch WHERE status = 'deferred'");
+    assert_eq!(answered.len() + deferred as usize, URLS);
+    assert!(deferred > 1_000, "stopped early: {deferred} deferred");
+    let reasons = crawl.number(
+        "SELECT count(*) FROM fetch WHERE status = 'deferred' AND error LIKE '%asked to stop%'",
+    );
+    assert_eq!(reasons, deferred, "each deferred row says why");
+
+    // The next crawl finishes the round and goes on with the deferred URLs.
+    let before = crawl.web.requested().len();
+    crawl.ok(&["crawl", "--rounds", "2", "--top-n", "500"]);
+    let again: Vec<String> = crawl.web.requested()[before..]
+        .iter()
+        .filter(|u| !u.ends_with("/robots.txt"))
+        .cloned()
+        .collect();
+    assert!(!again.is_empty(), "the next crawl fetches");
+    let refetched: Vec<_> = again.iter().filter(|u| answered.contains(*u)).collect();
+    assert!(refetched.is_empty(), "asked again: {refetched:?}");
+}
+
+#[test]
+fn until_ends_a_crawl_cleanly_and_the_next_one_goes_on() {
+    let crawl = Crawl::new();
+    let seeds = crawl.japanese_seeds();
+    let started = Instant::now();
+    let seeds = seeds.to_str().unwrap();
+    let out = crawl.ok(&[
+        "crawl", "--seeds", seeds, "--lang", "ja", "--rounds", "1000", "--until", "3s",
+    ]);
+    assert!(out.contains("crawl stopped: --until time reached"), "{out}");
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
+    let rounds = crawl.number("SELECT count(DISTINCT round) FROM fetch");
+    assert!((1..1000).contains(&rounds), "{rounds} rounds");
+    crawl.ok(&["crawl", "--rounds", "1"]);
+    let after = crawl.number("SELECT max(round) FROM decisions");
+    assert!(
+        after >= rounds,
+        "the next crawl finished a round: {after} after {rounds}"
+    );
+}
