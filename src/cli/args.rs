@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use super::fetch_args::FetchArgs;
 use super::websim_args::WebsimCommand;
 use crate::report::Format;
 
@@ -209,67 +210,6 @@ pub struct GenerateArgs {
     /// Split the fetch list by host into N parts (at most 4096), fetched and parsed each with `--partition I` (on any machine that sees the crawl directory); updatedb gathers them
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = partition_count)]
     pub partitions: usize,
-}
-
-#[derive(Debug, Args)]
-pub struct FetchArgs {
-    /// Requests in flight across all hosts
-    #[arg(long, default_value_t = 32, value_name = "N")]
-    pub concurrency: usize,
-    /// Pause between two requests to one host, in milliseconds (0 for a local web; at most 60000)
-    #[arg(long, default_value_t = 1000, value_name = "MS")]
-    pub delay_ms: u64,
-    /// The longest robots.txt Crawl-delay honoured, in milliseconds: a host asking
-    /// for more (or for an unreadable value such as inf) is fetched at this delay (at most 600000)
-    #[arg(long, default_value_t = 10_000, value_name = "MS")]
-    pub max_crawl_delay_ms: u64,
-    /// After N timeouts or connection errors in a row on one host, the rest of
-    /// its queue waits for the next round
-    #[arg(long, default_value_t = 5, value_name = "N")]
-    pub max_host_failures: u32,
-    /// The longest one host may take in a round, in seconds; its URLs left
-    /// then wait for the next round (status deferred)
-    #[arg(long, default_value_t = 300.0, value_name = "SECS")]
-    pub host_time_budget: f64,
-    /// End the fetch phase after this many seconds; URLs not fetched by then
-    /// wait for the next round (status deferred) [default: no limit]
-    #[arg(long, value_name = "SECS")]
-    pub max_fetch_time: Option<f64>,
-    /// Send all requests through this HTTP proxy (default: the http_proxy variable, if set)
-    #[arg(long, value_name = "URL")]
-    pub proxy: Option<String>,
-    /// The User-Agent header; its first word is the robots.txt agent name
-    #[arg(long, default_value = concat!("langcrawl/", env!("CARGO_PKG_VERSION")), value_name = "S")]
-    pub user_agent: String,
-    /// Give up connecting after this many seconds
-    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
-    pub connect_timeout: f64,
-    /// Give up on a request (connect, headers and body) after this many seconds
-    #[arg(long, default_value_t = 30.0, value_name = "SECS")]
-    pub timeout: f64,
-    /// Keep at most this many bytes of a page (the row records the truncation);
-    /// a size: 1048576, 1MiB, 64MiB
-    #[arg(long, default_value = "1MiB", value_name = "SIZE", value_parser = crate::memory::parse_size)]
-    pub max_content_bytes: usize,
-    /// Page bytes held in memory at once: each request reserves
-    /// --max-content-bytes of it until its page is written, so a large cap
-    /// lowers the requests in flight instead of raising memory
-    #[arg(long, default_value = "512MiB", value_name = "SIZE", value_parser = crate::memory::parse_size)]
-    pub page_memory: usize,
-    /// The Accept-Language header, so that a site that negotiates answers in
-    /// the target: a crawl sends its target first (th, en;q=0.5); give a
-    /// value to send that, or `off` to send none; saved in crawl.json
-    #[arg(long, value_name = "VALUE")]
-    pub accept_language: Option<String>,
-    /// Read the sitemaps robots.txt names (indexes, .xml.gz, text, RSS and
-    /// Atom): their URLs become links of kind `sitemap`, their hreflang
-    /// alternates of kind `sitemap-alternate`; saved in crawl.json [default: true]
-    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
-    pub sitemaps: Option<bool>,
-    /// Where robots.txt names no sitemap, try /sitemap.xml; saved in
-    /// crawl.json [default: false]
-    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
-    pub guess_sitemap: Option<bool>,
 }
 
 #[derive(Debug, Args)]

@@ -8,12 +8,14 @@ mod args;
 mod ballista_args;
 mod commands;
 mod export_args;
+mod fetch_args;
 mod options;
 mod websim_args;
 
 pub use args::*;
 use commands::{crawl, detect, export, inspect, phases, sim, websim, Context};
 pub use export_args::*;
+pub use fetch_args::*;
 pub use websim_args::*;
 
 use crate::error::Result;

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::*;
+use super::fetch_args::FetchArgs;
 use crate::error::{Error, Result};
 use crate::fetch::{client::ClientOptions, sitemap::SitemapOptions, FetchOptions};
 use crate::generate::GenerateOptions;
@@ -104,10 +105,10 @@ impl FetchArgs {
     pub(super) fn resolve(&self, config: &mut CrawlConfig, quiet: bool) -> Result<FetchOptions> {
         if let Some(value) = &self.accept_language {
             let value = value.trim();
-            if value.is_empty() {
-                return Err(Error::Usage(
-                    "--accept-language \"\": give a value (th, en;q=0.5) or off".into(),
-                ));
+            if value.is_empty() || reqwest::header::HeaderValue::from_str(value).is_err() {
+                return Err(Error::Usage(format!(
+                    "--accept-language {value:?}: give a header value (th, en;q=0.5) or off"
+                )));
             }
             config.fetch.accept_language = Some(value.to_string());
         }

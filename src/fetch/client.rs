@@ -195,7 +195,7 @@ async fn read(mut response: reqwest::Response, cap: usize) -> Response {
         content_type: header(CONTENT_TYPE),
         location: header(LOCATION),
         retry_after: header(RETRY_AFTER),
-        vary: header(VARY),
+        vary: all_values(response.headers(), VARY),
         headers: Some(headers_text(response.headers())),
         http_version: Some(format!("{:?}", response.version())),
         remote_ip: response.remote_addr().map(|a| a.ip().to_string()),
@@ -241,6 +241,16 @@ fn keep_body(out: &mut Response, payload: Vec<u8>, encoding: Option<&str>, cap: 
         out.error = decoded.error;
     }
     out.payload = Some(payload);
+}
+
+/// Every value of header `name`, joined with `, ` (`None` if absent).
+fn all_values(headers: &HeaderMap, name: reqwest::header::HeaderName) -> Option<String> {
+    let values: Vec<String> = headers
+        .get_all(name)
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .collect();
+    (!values.is_empty()).then(|| values.join(", "))
 }
 
 fn headers_text(headers: &reqwest::header::HeaderMap) -> String {

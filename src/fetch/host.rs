@@ -17,8 +17,10 @@ use super::hosts::{HostRecord, ROBOTS_MAX_AGE_MS};
 use super::memory_budget::Reserved;
 use super::robots::{self, Robots, RobotsAnswer, MAX_ROBOTS_BYTES};
 use super::rows::{classify, unfetched, FetchRow};
-use super::sitemap::{self, SitemapRow};
+use super::sitemap;
+use super::sitemap_read;
 use super::sitemap_read::MAX_DECODED_BYTES;
+use super::sitemap_rows::{SitemapRow, BATCH_ROWS};
 use super::{guard, FetchOptions};
 use crate::shutdown;
 
@@ -31,6 +33,8 @@ pub struct Shared {
     pub tx: mpsc::Sender<FetchRow>,
     /// The rows of the sitemaps read, a file's at a time.
     pub sitemap_tx: mpsc::Sender<Vec<SitemapRow>>,
+    /// The round fetched.
+    pub round: u32,
     /// When the whole phase stops (`--max-fetch-time`).
     pub phase_deadline: Option<Instant>,
 }
@@ -128,20 +132,10 @@ impl<'a> HostRun<'a> {
         if !self.robots.as_ref().is_some_and(|r| r.allows(url)) {
             return self.row(url, "robots_denied", "disallowed by robots.txt".into());
         }
-        let wait = self
-            .last_request
-            .map_or(Duration::ZERO, |at| self.delay.saturating_sub(at.elapsed()));
-        if !self.pace.may_continue(wait) || !self.pause(wait).await {
-            return self.deferred(url);
-        }
         let max_bytes = self.shared.options.client.max_content_bytes;
-        let mut memory = self.shared.page_memory.reserve(max_bytes).await;
-        let Some(response) = self.get(url, max_bytes).await else {
+        let Some((response, memory)) = self.polite_get(url, max_bytes).await else {
             return self.deferred(url);
         };
-        memory.shrink_to(response.content.len() + response.payload.as_ref().map_or(0, Vec::len));
-        self.last_request = Some(Instant::now());
-        self.pace.record(&response);
         let mut row = classify(url.to_string(), self.host.to_string(), response);
         row.memory = Some(memory);
         if row.status == "deferred" && row.response.error.is_none() {
@@ -191,44 +185,85 @@ impl<'a> HostRun<'a> {
         self.robots = Some(robots);
     }
 
-    /// Reads the sitemaps of a robots.txt fetched now (`sitemap`), sending
-    /// their rows a file at a time; stops with the host's queue.
+    /// Reads the host's sitemaps when its robots.txt was fetched now (or
+    /// this round's fetch read them before it was cut short), within a
+    /// quarter of the host's time budget, sending their rows in batches.
     async fn read_sitemaps(&mut self, any_url: &url::Url) {
-        let options = self.shared.options.sitemaps;
-        if !options.read || !self.robots_fresh || self.pace.stopped.is_some() {
+        let (options, round) = (self.shared.options.sitemaps, self.shared.round);
+        let due = self.robots_fresh || self.record.sitemaps_round == Some(round);
+        if !options.read || !due || self.pace.stopped.is_some() {
             return;
         }
+        self.record.sitemaps_round = Some(round);
         let named = self
             .robots
             .as_ref()
             .map(Robots::sitemaps)
             .unwrap_or_default();
-        let first = sitemap::first_files(named, any_url, options.guess);
-        let mut walk = sitemap::Walk::new(self.host, first);
+        let mut walk = sitemap::Walk::new(
+            self.host,
+            sitemap::first_files(named, any_url, options.guess),
+        );
+        let share = self.shared.options.host_time_budget / 4;
+        let started = Instant::now();
         let mut rows = Vec::new();
         while let Some((file, url)) = walk.next_file(&mut rows) {
-            match self.sitemap_get(&url).await {
-                Ok((response, _memory)) => rows.extend(walk.read(&file, &url, &response)),
-                Err(why) => rows.push(walk.file_row(&file, "skipped", Some(why))),
+            let _memory = if started.elapsed() > share {
+                let why =
+                    "the host's time for sitemaps (a quarter of --host-time-budget) is used up";
+                rows.push(walk.file_row(&file, "skipped", Some(why.into())));
+                None
+            } else {
+                self.read_sitemap(&mut walk, &file, &url, &mut rows).await
+            };
+            for batch in rows.chunks(BATCH_ROWS) {
+                if self.shared.sitemap_tx.send(batch.to_vec()).await.is_err() {
+                    return;
+                }
             }
-            if self
-                .shared
-                .sitemap_tx
-                .send(std::mem::take(&mut rows))
-                .await
-                .is_err()
-            {
-                return;
-            }
+            rows.clear();
         }
         if !rows.is_empty() {
             let _ = self.shared.sitemap_tx.send(rows).await;
         }
     }
 
+    /// Reads one sitemap file into `rows` (the XML read off the runtime's
+    /// threads); the page memory it holds until its rows are sent.
+    async fn read_sitemap(
+        &mut self,
+        walk: &mut sitemap::Walk,
+        file: &sitemap::File,
+        url: &url::Url,
+        rows: &mut Vec<SitemapRow>,
+    ) -> Option<Reserved> {
+        let (mut response, memory) = match self.sitemap_get(url).await {
+            Ok(got) => got,
+            Err(why) => {
+                rows.push(walk.file_row(file, "skipped", Some(why)));
+                return None;
+            }
+        };
+        if let Some(row) = walk.failed(file, url, &response) {
+            rows.push(row);
+            return Some(memory);
+        }
+        // the reader's buffers and the rows, about: what the file decodes to is not known yet
+        let working = (8 * response.content.len()).clamp(1 << 20, 96 << 20);
+        let working = self.shared.page_memory.reserve(working).await;
+        let content = std::mem::take(&mut response.content);
+        let read = tokio::task::spawn_blocking(move || sitemap_read::read(&content)).await;
+        match read {
+            Ok(sitemap) => rows.extend(walk.rows(file, url, &response, sitemap)),
+            Err(e) => rows.push(walk.file_row(file, "failed", Some(format!("reading: {e}")))),
+        }
+        drop(memory);
+        Some(working)
+    }
+
     /// GETs a sitemap file as the queue GETs a page (the guard, the
-    /// host's robots.txt and delay, its deadline), holding the memory its
-    /// body may take; `Err` says why it was not requested.
+    /// host's robots.txt, delay and deadline, back-off on its answer);
+    /// `Err` says why it was not requested.
     async fn sitemap_get(&mut self, url: &url::Url) -> Result<(Response, Reserved), String> {
         if let Some(why) = guard::refusal(url, self.shared.options.allow_private) {
             return Err(why);
@@ -237,17 +272,27 @@ impl<'a> HostRun<'a> {
         if own && !self.robots.as_ref().is_some_and(|r| r.allows(url.as_str())) {
             return Err("disallowed by robots.txt".into());
         }
+        let got = self.polite_get(url.as_str(), MAX_DECODED_BYTES).await;
+        got.ok_or_else(|| self.pace.stopped.clone().unwrap_or_default())
+    }
+
+    /// GETs `url` after the host's delay, holding `max_bytes` of page
+    /// memory until the body is in (then what it takes); the answer counts
+    /// for the host's back-off. `None`, the queue stopped, when the
+    /// deadline or a stop request comes first.
+    async fn polite_get(&mut self, url: &str, max_bytes: usize) -> Option<(Response, Reserved)> {
         let wait = self
             .last_request
             .map_or(Duration::ZERO, |at| self.delay.saturating_sub(at.elapsed()));
-        let stopped = |run: &Self| run.pace.stopped.clone().unwrap_or_default();
         if !self.pace.may_continue(wait) || !self.pause(wait).await {
-            return Err(stopped(self));
+            return None;
         }
-        let memory = self.shared.page_memory.reserve(MAX_DECODED_BYTES).await;
-        let response = self.get(url.as_str(), MAX_DECODED_BYTES).await;
+        let mut memory = self.shared.page_memory.reserve(max_bytes).await;
+        let response = self.get(url, max_bytes).await?;
+        memory.shrink_to(response.content.len() + response.payload.as_ref().map_or(0, Vec::len));
         self.last_request = Some(Instant::now());
-        Ok((response.ok_or_else(|| stopped(self))?, memory))
+        self.pace.record(&response);
+        Some((response, memory))
     }
 
     async fn fetch_robots(&mut self, any_url: &url::Url) -> RobotsAnswer {

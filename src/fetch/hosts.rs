@@ -31,6 +31,8 @@ pub struct HostRecord {
     pub deferred_until_ms: Option<i64>,
     pub deferred_reason: Option<String>,
     pub failures: u32,
+    /// The round whose fetch read the host's sitemaps.
+    pub sitemaps_round: Option<u32>,
 }
 
 impl HostRecord {
@@ -148,6 +150,12 @@ fn decode(batch: &RecordBatch, row: usize) -> Result<HostRecord> {
         deferred_until_ms: millis(column(batch, "deferred_until")?, row),
         deferred_reason: opt_str(column(batch, "deferred_reason")?, row).map(str::to_string),
         failures: column::<Int32Array>(batch, "failures")?.value(row).max(0) as u32,
+        // absent from tables written before sitemaps were read
+        sitemaps_round: batch
+            .column_by_name("sitemaps_round")
+            .and_then(|c| c.as_any().downcast_ref::<Int32Array>())
+            .filter(|c| !c.is_null(row))
+            .and_then(|c| u32::try_from(c.value(row)).ok()),
     })
 }
 
@@ -206,6 +214,12 @@ fn encode(records: &[&HostRecord], now_ms: i64) -> RecordBatch {
                 .collect::<Int32Array>(),
         ),
         utc(vec![Some(now_ms); records.len()]),
+        Arc::new(
+            records
+                .iter()
+                .map(|r| r.sitemaps_round.and_then(|n| i32::try_from(n).ok()))
+                .collect::<Int32Array>(),
+        ),
     ];
     RecordBatch::try_new(HOSTS.clone(), columns).expect("host rows match the hosts schema")
 }
@@ -233,6 +247,7 @@ mod tests {
             deferred_until_ms: deferred_until,
             deferred_reason: deferred_until.map(|_| "HTTP 429".into()),
             failures: 0,
+            sitemaps_round: None,
         }
     }
 

@@ -21,6 +21,7 @@ pub mod robots;
 pub mod rows;
 pub mod sitemap;
 pub mod sitemap_read;
+pub mod sitemap_rows;
 
 use std::collections::{BTreeMap, HashSet};
 use std::panic::AssertUnwindSafe;
@@ -146,6 +147,8 @@ impl std::fmt::Display for FetchReport {
 
 /// Fetched rows queued for the writer thread (bounds fetch memory).
 const ROWS_IN_FLIGHT: usize = 64;
+/// Batches of sitemap rows queued for their writer.
+const SITEMAP_BATCHES_IN_FLIGHT: usize = 4;
 pub use memory_budget::PAGE_MEMORY;
 
 /// Fetches the latest generated round of `crawl`.
@@ -156,15 +159,15 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     let queues = host_queues(crawl, round)?;
     let urls = queues.iter().map(|q| q.urls.len()).sum();
     let client = client::build(&options.client, options.allow_private)?;
-    let stale_sitemaps = crawl.segment(round, Phase::Sitemaps);
-    if stale_sitemaps.exists() {
+    let sitemaps_dir = crawl.segment(round, Phase::Sitemaps);
+    if sitemaps_dir.exists() {
         // Left by a fetch killed between its two renames.
-        std::fs::remove_dir_all(&stale_sitemaps).map_err(Error::io(&stale_sitemaps))?;
+        std::fs::remove_dir_all(&sitemaps_dir).map_err(Error::io(&sitemaps_dir))?;
     }
-    let sitemap_writer = SegmentWriter::create(&stale_sitemaps, SITEMAPS.clone())?;
-    let (sitemap_tx, sitemap_rx) = mpsc::channel(ROWS_IN_FLIGHT);
+    let sitemap_writer = SegmentWriter::create(&sitemaps_dir, SITEMAPS.clone())?;
+    let (sitemap_tx, sitemap_rx) = mpsc::channel(SITEMAP_BATCHES_IN_FLIGHT);
     let sitemap_thread =
-        std::thread::spawn(move || sitemap::write_rows(sitemap_rx, sitemap_writer));
+        std::thread::spawn(move || sitemap_rows::write_rows(sitemap_rx, sitemap_writer));
     let writer = SegmentWriter::create(&crawl.segment(round, Phase::Fetch), FETCH.clone())?;
 
     // Rows waiting for the writer: with pages of up to 1 MiB, 64 rows.
@@ -180,6 +183,7 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
         options: options.clone(),
         tx,
         sitemap_tx,
+        round: round.0,
         phase_deadline: options.max_fetch_time.and_then(|t| started.checked_add(t)),
     });
     let mut tasks = tokio::task::JoinSet::new();
@@ -301,6 +305,7 @@ mod tests {
             options,
             tx,
             sitemap_tx,
+            round: 1,
             phase_deadline: None,
         });
         let urls: Vec<String> = [

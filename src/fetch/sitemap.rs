@@ -1,27 +1,18 @@
-//! Sitemaps: which files a host's queue reads after its robots.txt, and
-//! the rows of the `sitemaps` segment they give. The files robots.txt
-//! names (or `/sitemap.xml` when asked and it names none) are read once a
-//! robots.txt is fetched; an index's children are read in turn, at most
-//! [`MAX_LEVEL`] indexes deep and [`MAX_FILES`] files a host, each file
-//! once. A URL a sitemap lists counts for the host whose robots.txt named
-//! the sitemap, and for the sitemap's own host (sitemaps.org's
-//! cross-submission rule); others are kept with `dropped = 'other-host'`.
-//! Parse turns the rows into links of kind `sitemap` and
-//! `sitemap-alternate`.
+//! Sitemaps: which files a host's queue reads after its robots.txt. The
+//! files robots.txt names (or `/sitemap.xml` when asked and it names none)
+//! are read when a robots.txt is fetched; an index's children and a
+//! file's redirect target are read in turn, at most [`MAX_LEVEL`] indexes
+//! deep and [`MAX_FILES`] files a host, each file once. What a file lists
+//! becomes rows of the `sitemaps` segment (`sitemap_rows`), which parse
+//! turns into links of kind `sitemap` and `sitemap-alternate`.
 
 use std::collections::{HashSet, VecDeque};
-use std::sync::Arc;
 
-use datafusion::arrow::array::{ArrayRef, Int32Array, Int64Array, RecordBatch, StringArray};
-use tokio::sync::mpsc;
 use url::Url;
 
 use super::client::Response;
-use super::sitemap_read::{self, Entry, SitemapKind};
-use crate::error::Result;
-use crate::store::schema::SITEMAPS;
-use crate::store::segment::Staged;
-use crate::store::SegmentWriter;
+use super::sitemap_read::{self, Entry, Sitemap, SitemapKind};
+use super::sitemap_rows::{entry_rows, SitemapRow};
 
 /// Sitemap files read for one host in a round.
 pub const MAX_FILES: usize = 50;
@@ -53,31 +44,8 @@ pub struct File {
     pub url: String,
     pub parent: Option<String>,
     pub level: i32,
-    /// `robots`, `guess` or `index`.
+    /// `robots`, `guess`, `index` or `redirect`.
     pub found_by: &'static str,
-}
-
-/// A row of the `sitemaps` segment (`store::schema::SITEMAPS`).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct SitemapRow {
-    pub host: String,
-    pub sitemap: String,
-    pub parent: Option<String>,
-    pub level: i32,
-    pub found_by: &'static str,
-    /// `read`, `cut`, `failed` or `skipped`.
-    pub status: &'static str,
-    pub http_status: Option<i32>,
-    pub format: Option<&'static str>,
-    pub error: Option<String>,
-    pub bytes: Option<i64>,
-    /// `sitemap`, `sitemap-alternate` or `sitemap-index`.
-    pub kind: Option<&'static str>,
-    pub url: Option<String>,
-    pub alternate_of: Option<String>,
-    pub hreflang: Option<String>,
-    pub lastmod: Option<String>,
-    pub dropped: Option<&'static str>,
 }
 
 /// The files robots.txt names for `host` (`robots_sitemaps`), or, when it
@@ -167,21 +135,62 @@ impl Walk {
         }
     }
 
-    /// The rows of `file` from its answer; an index's children are queued.
+    /// The rows of `file` from its answer (reading it on this thread).
     pub fn read(&mut self, file: &File, url: &Url, response: &Response) -> Vec<SitemapRow> {
-        let http_status = response.http_status.map(i32::from);
-        let failed = match (&response.error, response.http_status) {
-            (Some(error), _) => Some(error.clone()),
-            (None, Some(200..=299)) => None,
-            (None, Some(status)) => Some(format!("HTTP {status}")),
-            (None, None) => Some("no answer".into()),
-        };
-        if let Some(error) = failed {
-            let mut row = self.file_row(file, "failed", Some(error));
-            row.http_status = http_status;
-            return vec![row];
+        match self.failed(file, url, response) {
+            Some(row) => vec![row],
+            None => self.rows(file, url, response, sitemap_read::read(&response.content)),
         }
-        let sitemap = sitemap_read::read(&response.content);
+    }
+
+    /// The row of a file whose answer is not a sitemap to read: an error,
+    /// a status other than 2xx (a redirect's target is queued as a file).
+    pub fn failed(&mut self, file: &File, url: &Url, response: &Response) -> Option<SitemapRow> {
+        let status = response.http_status;
+        let (kind, error) = match (&response.error, status) {
+            (Some(error), _) => ("failed", error.clone()),
+            (None, Some(200..=299)) => return None,
+            (None, Some(300..=399)) => match self.redirect(file, url, response) {
+                Ok(target) => ("redirected", target),
+                Err(why) => ("failed", why),
+            },
+            (None, Some(status)) => ("failed", format!("HTTP {status}")),
+            (None, None) => ("failed", "no answer".into()),
+        };
+        let mut row = self.file_row(file, kind, Some(error));
+        row.http_status = status.map(i32::from);
+        Some(row)
+    }
+
+    /// Queues a redirect's target in `file`'s place; the target, or why not.
+    fn redirect(&mut self, file: &File, url: &Url, response: &Response) -> Result<String, String> {
+        let location = response
+            .location
+            .as_deref()
+            .ok_or("a redirect without Location")?;
+        let target = crate::urls::resolve(Some(url), location)?;
+        self.enqueue(File {
+            url: target.to_string(),
+            found_by: "redirect",
+            ..file.clone()
+        })
+        .ok_or_else(|| format!("redirect to {target}: more than {MAX_FILES} sitemap files"))?;
+        Ok(target.to_string())
+    }
+
+    /// Queues `file` if the host may read one more; `None` if not.
+    fn enqueue(&mut self, file: File) -> Option<()> {
+        (self.taken + self.queue.len() < MAX_FILES).then(|| self.queue.push_back(file))
+    }
+
+    /// The rows of `file`, read as `sitemap`; an index's children are queued.
+    pub fn rows(
+        &mut self,
+        file: &File,
+        url: &Url,
+        response: &Response,
+        sitemap: Sitemap,
+    ) -> Vec<SitemapRow> {
         let mut problem = sitemap.problem.clone();
         // a body cut at the cap reads as broken XML there: the cut is the reason
         let many = problem.as_deref() == Some("too-many-urls");
@@ -197,7 +206,7 @@ impl Walk {
             (Some(_), true) => "failed",
         };
         let mut head = self.file_row(file, status, problem);
-        head.http_status = http_status;
+        head.http_status = response.http_status.map(i32::from);
         head.format = Some(sitemap.kind.as_str());
         head.bytes = i64::try_from(sitemap.decoded_bytes).ok();
         let rows = match sitemap.kind {
@@ -210,8 +219,9 @@ impl Walk {
         rows
     }
 
-    /// An index's children: rows of kind `sitemap-index`, and the files
-    /// queued (on the index's host only).
+    /// An index's children: rows of kind `sitemap-index`; those on the
+    /// index's host are queued while the host may read more files and
+    /// they are not too deep (`dropped` says why not).
     fn children(
         &mut self,
         file: &File,
@@ -221,127 +231,36 @@ impl Walk {
     ) -> Vec<SitemapRow> {
         let mut rows = Vec::with_capacity(entries.len());
         for entry in entries {
-            let child = crate::urls::resolve(Some(url), &entry.loc);
             let mut row = head.clone();
             row.kind = Some("sitemap-index");
             row.lastmod = entry.lastmod;
-            match child {
-                Ok(child) if child.host_str() == url.host_str() => {
-                    row.url = Some(child.to_string());
-                    self.queue.push_back(File {
-                        url: child.to_string(),
-                        parent: Some(file.url.clone()),
-                        level: file.level + 1,
-                        found_by: "index",
-                    });
-                }
-                Ok(child) => {
-                    row.url = Some(child.to_string());
-                    row.dropped = Some("other-host");
-                }
+            let child = match crate::urls::resolve(Some(url), &entry.loc) {
+                Ok(child) => child,
                 Err(_) => {
                     row.url = Some(entry.loc);
                     row.dropped = Some("bad-url");
+                    rows.push(row);
+                    continue;
                 }
-            }
+            };
+            row.url = Some(child.to_string());
+            row.dropped = if child.host_str() != url.host_str() {
+                Some("other-host")
+            } else if file.level + 1 > MAX_LEVEL {
+                Some("too-deep")
+            } else {
+                let queued = self.enqueue(File {
+                    url: child.to_string(),
+                    parent: Some(file.url.clone()),
+                    level: file.level + 1,
+                    found_by: "index",
+                });
+                queued.is_none().then_some("too-many-files")
+            };
             rows.push(row);
         }
         rows
     }
-}
-
-/// The rows of a urlset's (or a text or feed sitemap's) entries and their
-/// alternates. A `<loc>` on neither `host` nor the sitemap's own host is
-/// dropped (`other-host`), and its alternates with it.
-fn entry_rows(url: &Url, host: &str, head: &SitemapRow, entries: Vec<Entry>) -> Vec<SitemapRow> {
-    let allowed = |u: &Url| {
-        u.host_str()
-            .is_some_and(|h| h == host || Some(h) == url.host_str())
-    };
-    let mut rows = Vec::with_capacity(entries.len());
-    for entry in entries {
-        let mut row = head.clone();
-        row.kind = Some("sitemap");
-        row.lastmod = entry.lastmod;
-        let loc = crate::urls::resolve(Some(url), &entry.loc);
-        let page = match loc {
-            Ok(loc) => {
-                row.dropped = (!allowed(&loc)).then_some("other-host");
-                loc.to_string()
-            }
-            Err(_) => {
-                row.dropped = Some("bad-url");
-                entry.loc
-            }
-        };
-        row.url = Some(page.clone());
-        let dropped = row.dropped;
-        rows.push(row);
-        for alternate in entry.alternates {
-            let mut row = head.clone();
-            row.kind = Some("sitemap-alternate");
-            row.alternate_of = Some(page.clone());
-            row.hreflang = Some(alternate.hreflang);
-            row.dropped = dropped;
-            match crate::urls::resolve(Some(url), &alternate.href) {
-                Ok(href) => row.url = Some(href.to_string()),
-                Err(_) => {
-                    row.url = Some(alternate.href);
-                    row.dropped = row.dropped.or(Some("bad-url"));
-                }
-            }
-            rows.push(row);
-        }
-    }
-    rows
-}
-
-/// The writer thread: rows from the host queues into the `sitemaps`
-/// segment; returns the staged segment and the number of files named.
-pub fn write_rows(
-    mut rx: mpsc::Receiver<Vec<SitemapRow>>,
-    mut writer: SegmentWriter,
-) -> Result<(Staged, usize)> {
-    let mut files = 0;
-    while let Some(rows) = rx.blocking_recv() {
-        files += rows
-            .iter()
-            .map(|r| &r.sitemap)
-            .collect::<HashSet<_>>()
-            .len();
-        for chunk in rows.chunks(BATCH_ROWS) {
-            writer.write(&to_batch(chunk))?;
-        }
-    }
-    Ok((writer.finish()?, files))
-}
-
-/// Rows written at a time.
-const BATCH_ROWS: usize = 8192;
-
-fn to_batch(rows: &[SitemapRow]) -> RecordBatch {
-    let strings = |f: fn(&SitemapRow) -> Option<&str>| -> ArrayRef {
-        Arc::new(rows.iter().map(f).collect::<StringArray>())
-    };
-    let columns: Vec<ArrayRef> = vec![
-        strings(|r| Some(&r.host)),
-        strings(|r| Some(&r.sitemap)),
-        strings(|r| r.parent.as_deref()),
-        Arc::new(rows.iter().map(|r| Some(r.level)).collect::<Int32Array>()),
-        strings(|r| Some(r.found_by)),
-        strings(|r| Some(r.status)),
-        Arc::new(rows.iter().map(|r| r.http_status).collect::<Int32Array>()),
-        strings(|r| r.format),
-        strings(|r| r.error.as_deref()),
-        Arc::new(rows.iter().map(|r| r.bytes).collect::<Int64Array>()),
-        strings(|r| r.kind),
-        strings(|r| r.url.as_deref()),
-        strings(|r| r.alternate_of.as_deref()),
-        strings(|r| r.hreflang.as_deref()),
-        strings(|r| r.lastmod.as_deref()),
-        strings(|r| r.dropped),
-    ];
-    RecordBatch::try_new(SITEMAPS.clone(), columns).expect("sitemap rows match the sitemaps schema")
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::fetch::sitemap_rows::MAX_ALTERNATES_PER_URL;
 
 fn answer(status: u16, body: &str) -> Response {
     Response {
@@ -104,11 +105,12 @@ fn an_index_that_lists_itself_is_read_once_and_nesting_is_bounded() {
         .collect();
     assert_eq!(
         skipped,
-        [
-            ("http://a.com/i0.xml", "listed again (a loop or a repeat)"),
-            ("http://a.com/i3.xml", "nested deeper than 2 indexes"),
-        ]
+        [("http://a.com/i0.xml", "listed again (a loop or a repeat)")]
     );
+    let too_deep = rows
+        .iter()
+        .find(|r| r.url.as_deref() == Some("http://a.com/i3.xml"));
+    assert_eq!(too_deep.unwrap().dropped, Some("too-deep"), "never queued");
     let other = rows
         .iter()
         .find(|r| r.url.as_deref() == Some("http://other.com/s.xml"));
@@ -167,4 +169,71 @@ fn robots_sitemaps_come_first_and_guessing_is_asked_for() {
     );
     assert_eq!(first_files(&[], &page, true)[0].found_by, "guess");
     assert!(first_files(&[], &page, false).is_empty());
+}
+
+#[test]
+fn a_redirect_is_followed_once_within_the_files_a_host_reads() {
+    let mut moved = answer(301, "");
+    moved.location = Some("https://a.com/sitemap.xml".into());
+    let web = [
+        ("http://a.com/sitemap.xml", moved),
+        ("https://a.com/sitemap.xml", answer(200, URLSET)),
+    ];
+    let mut walk = Walk::new("a.com", vec![robots_file("http://a.com/sitemap.xml")]);
+    let rows = read_all(&mut walk, &web);
+    assert_eq!(rows[0].status, "redirected");
+    assert_eq!(rows[0].error.as_deref(), Some("https://a.com/sitemap.xml"));
+    assert!(rows[1..]
+        .iter()
+        .all(|r| r.status == "read" && r.found_by == "redirect"));
+    assert_eq!(rows[1].url.as_deref(), Some("http://a.com/p1"));
+}
+
+#[test]
+fn an_index_of_many_children_queues_no_more_than_the_host_reads() {
+    let items: String = (0..MAX_FILES * 3)
+        .map(|i| format!("<sitemap><loc>http://a.com/s{i}.txt</loc></sitemap>"))
+        .collect();
+    let index = answer(200, &format!("<sitemapindex>{items}</sitemapindex>"));
+    let mut walk = Walk::new("a.com", vec![robots_file("http://a.com/index.xml")]);
+    let rows = read_all(&mut walk, &[("http://a.com/index.xml", index)]);
+    let dropped = rows
+        .iter()
+        .filter(|r| r.dropped == Some("too-many-files"))
+        .count();
+    assert_eq!(
+        dropped,
+        MAX_FILES * 2 + 1,
+        "the index itself is one of the files"
+    );
+    assert!(
+        rows.iter().all(|r| r.status != "skipped"),
+        "nothing queued in vain"
+    );
+}
+
+#[test]
+fn alternates_count_on_the_hosts_domain_and_keep_the_lastmod() {
+    let links: String = ["http://ja.a.com/p", "http://a.jp/p", "http://a.com/en/p"]
+        .iter()
+        .map(|h| format!(r#"<xhtml:link rel="alternate" hreflang="x" href="{h}"/>"#))
+        .collect();
+    let extra: String = (0..MAX_ALTERNATES_PER_URL)
+        .map(|i| format!(r#"<xhtml:link rel="alternate" hreflang="x" href="http://a.com/{i}"/>"#))
+        .collect();
+    let body = format!(
+        "<urlset><url><loc>http://a.com/p</loc><lastmod>2026-01-01</lastmod>{links}{extra}</url></urlset>"
+    );
+    let mut walk = Walk::new("a.com", vec![robots_file("http://a.com/s.xml")]);
+    let rows = read_all(&mut walk, &[("http://a.com/s.xml", answer(200, &body))]);
+    let alternates: Vec<_> = rows
+        .iter()
+        .filter(|r| r.kind == Some("sitemap-alternate"))
+        .collect();
+    assert_eq!(alternates.len(), MAX_ALTERNATES_PER_URL, "capped per URL");
+    let dropped: Vec<_> = alternates[..3].iter().map(|r| r.dropped).collect();
+    assert_eq!(dropped, [None, Some("other-host"), None]);
+    assert!(alternates
+        .iter()
+        .all(|r| r.lastmod.as_deref() == Some("2026-01-01")));
 }

@@ -187,8 +187,8 @@ type Answer = (String, f64, &'static str);
 /// The language the page declares (`<html lang>`, else its one
 /// Content-Language) and what declared it, and the charset's language.
 struct Hints {
-    html: Option<String>,
-    html_source: &'static str,
+    declared: Option<String>,
+    declared_by: &'static str,
     charset: Option<&'static str>,
 }
 
@@ -200,19 +200,19 @@ impl Hints {
             .filter(|value| !value.contains(','))
             .and_then(html_lang_code);
         Hints {
-            html_source: if html_lang.is_some() || content_language.is_none() {
+            declared_by: if html_lang.is_some() || content_language.is_none() {
                 "html_lang"
             } else {
                 "content_language"
             },
-            html: html_lang.or(content_language),
+            declared: html_lang.or(content_language),
             charset: charset_language(charset),
         }
     }
 
     /// True if either hint names `code`.
     fn names(&self, code: &str) -> bool {
-        self.html.as_deref() == Some(code) || self.charset == Some(code)
+        self.declared.as_deref() == Some(code) || self.charset == Some(code)
     }
 }
 
@@ -238,11 +238,16 @@ fn first_answer(
             "cmn" => ("jpn".to_string(), *confidence, "text+hint"),
             code => (code.to_string(), *confidence, "text"),
         },
-        _ => match (counts.decisive_lang(), &hints.html, hints.charset, &unsure) {
+        _ => match (
+            counts.decisive_lang(),
+            &hints.declared,
+            hints.charset,
+            &unsure,
+        ) {
             (Some(HAN), ..) if japanese_hint => ("jpn".into(), SCRIPT_CONFIDENCE, "script"),
             (Some(HAN), ..) => ("cmn".into(), SCRIPT_CONFIDENCE, "script"),
             (Some(code), ..) => (code.to_string(), SCRIPT_CONFIDENCE, "script"),
-            (None, Some(code), ..) => (code.clone(), HTML_LANG_CONFIDENCE, hints.html_source),
+            (None, Some(code), ..) => (code.clone(), HTML_LANG_CONFIDENCE, hints.declared_by),
             (None, None, Some(code), _) => (code.to_string(), CHARSET_CONFIDENCE, "charset"),
             (None, None, None, Some((code, confidence, _))) => (code.clone(), *confidence, "text"),
             (None, None, None, None) => return None,

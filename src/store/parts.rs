@@ -145,7 +145,7 @@ pub fn gather(
         return Ok(());
     };
     let n = count(crawl, round)?;
-    let phases = [Phase::Sitemaps, Phase::Fetch, Phase::Parse, Phase::Links];
+    let phases = [Phase::Fetch, Phase::Parse, Phase::Links];
     if n == 0 {
         return Ok(());
     }
@@ -164,7 +164,14 @@ pub fn gather(
             }
         }
         merge_hosts(&parts, &|host| part_of(host, n))?;
-        for phase in phases.into_iter().filter(|&p| !crawl.has(round, p)) {
+        // `sitemaps` is gathered when every part has one (a part fetched
+        // before sitemaps were read has none)
+        let sitemaps = parts.iter().all(|p| p.has(round, Phase::Sitemaps));
+        let gathered = sitemaps
+            .then_some(Phase::Sitemaps)
+            .into_iter()
+            .chain(phases);
+        for phase in gathered.filter(|&p| !crawl.has(round, p)) {
             link_parts(crawl, &parts, round, phase)?;
         }
     }

@@ -10,13 +10,15 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::util::{command, copy_dir, sql_rows, Crawl};
+use langcrawl::websim::{spawn_background, Web, WebSpec};
+
+use crate::util::{command, copy_dir, small_spec, sql_rows, Crawl};
 
 const PHASES: [&str; 4] = ["generate", "fetch", "parse", "updatedb"];
 
 /// What a user reads of a crawl, without the times of day and durations
 /// that differ from run to run.
-const TABLES: [&str; 10] = [
+const TABLES: [&str; 12] = [
     "SELECT url, status, depth, round(priority, 9), lang, relevant, discovered_round, fetched_round FROM crawldb ORDER BY url",
     "SELECT host, robots_status, robots_body, robots_error FROM hosts ORDER BY host",
     "SELECT round, url, priority FROM fetchlist ORDER BY round, url",
@@ -27,6 +29,8 @@ const TABLES: [&str; 10] = [
     "SELECT round, feature, value, relevant, other, round(weight, 6) FROM model ORDER BY round, feature, value",
     "SELECT round, segment, anchor, tld, relevant, other FROM labels ORDER BY 1, 2, 3, 4, 5, 6",
     "SELECT round, count(*) FROM frontier GROUP BY round ORDER BY round",
+    "SELECT round, host, sitemap, status, kind, url, dropped FROM sitemaps ORDER BY 1, 2, 3, 4, 5, 6",
+    "SELECT host, sitemaps_round FROM hosts ORDER BY host",
 ];
 
 /// The crawl's tables, its folders and its `crawl.json` but the log.
@@ -114,7 +118,12 @@ fn renames(crawl: &Crawl, dir: &Path, phase: &str, scratch: &Path) -> usize {
 
 #[test]
 fn a_round_killed_at_any_rename_resumes_to_the_uninterrupted_crawl() {
-    let crawl = Crawl::new();
+    // the small web, with sitemaps: fetch commits two segments
+    let spec = WebSpec {
+        discovery: true,
+        ..small_spec()
+    };
+    let crawl = Crawl::on(spawn_background(Web::generate(spec), 0).unwrap());
     let seeds = crawl.japanese_seeds();
     crawl.crawl_seeds_with(&seeds, "ja", 1, &["--strategy", "adaptive"]);
     let scratch = tempfile::tempdir().unwrap();
@@ -126,6 +135,11 @@ fn a_round_killed_at_any_rename_resumes_to_the_uninterrupted_crawl() {
         before.push(snapshot);
         crawl.ok(&[phase]);
     }
+    let read = sql_rows(
+        &crawl.dir(),
+        "SELECT count(*) FROM sitemaps WHERE round = 2",
+    );
+    assert!(read[0][0] != "0", "round 2 reads sitemaps: {read:?}");
     let mut checked = 0;
     for (i, phase) in PHASES.iter().enumerate() {
         let done = if i + 1 < PHASES.len() {

@@ -30,28 +30,28 @@ fn set(rows: Vec<Vec<String>>) -> BTreeSet<String> {
     rows.into_iter().map(|r| r[0].clone()).collect()
 }
 
+/// The pages only sitemaps list on the hosts of `seeds`, with their language.
+fn hidden_pages(web: &Web, seeds: &[String]) -> Vec<(String, &'static str)> {
+    web.sitemap_only_pages()
+        .into_iter()
+        .filter(|(url, _)| seeds.iter().any(|s| url.starts_with(s.as_str())))
+        .collect()
+}
+
+fn urls_in(pages: &[(String, &str)], lang: Option<&str>) -> BTreeSet<String> {
+    let wanted = |l: &str| lang.is_none_or(|lang| lang == l);
+    pages
+        .iter()
+        .filter(|(_, l)| wanted(l))
+        .map(|(u, _)| u.clone())
+        .collect()
+}
+
 #[test]
 fn three_rounds_reach_every_target_page_only_sitemaps_list() {
     let web = discovery_web();
     let seeds = fronts(&web, Role::Sitemaps);
-    let hosts: BTreeSet<String> = seeds
-        .iter()
-        .map(|s| s[7..s.len() - 1].to_string())
-        .collect();
-    let hidden: Vec<(String, &str)> = web
-        .sitemap_only_pages()
-        .into_iter()
-        .filter(|(url, _)| {
-            hosts
-                .iter()
-                .any(|h| url.starts_with(&format!("http://{h}/")))
-        })
-        .collect();
-    // the sitemap sites whose alternates are Japanese
-    let japanese_alternates: Vec<String> = (0..web.hosts.len())
-        .filter(|&h| web.role(h) == Role::Sitemaps && LANGS[web.alternate_lang(h)].code == "jpn")
-        .map(|h| format!("http://{}/", web.hosts[h].name))
-        .collect();
+    let hidden = hidden_pages(&web, &seeds);
     let crawl = Crawl::on(spawn_background(web, 0).unwrap());
     let seeds_file = crawl.seeds_file(&seeds);
     let flags = [
@@ -63,11 +63,7 @@ fn three_rounds_reach_every_target_page_only_sitemaps_list() {
     ];
     crawl.crawl_seeds_with(&seeds_file, "ja", 3, &flags);
 
-    let japanese: BTreeSet<String> = hidden
-        .iter()
-        .filter(|(_, l)| *l == "jpn")
-        .map(|(u, _)| u.clone())
-        .collect();
+    let japanese = urls_in(&hidden, Some("jpn"));
     assert!(
         japanese.len() >= 3,
         "the web has Japanese hidden pages: {japanese:?}"
@@ -77,16 +73,21 @@ fn three_rounds_reach_every_target_page_only_sitemaps_list() {
     ));
     let missing: Vec<_> = japanese.difference(&fetched).collect();
     assert!(missing.is_empty(), "not reached: {missing:?}");
-    let all_hidden: BTreeSet<String> = hidden.iter().map(|(u, _)| u.clone()).collect();
     let reached =
         set(crawl
             .rows("SELECT url FROM crawldb WHERE status = 'fetched' AND url LIKE '%/hidden/%'"));
     assert_eq!(
-        reached, all_hidden,
+        reached,
+        urls_in(&hidden, None),
         "every hidden page, whatever its language"
     );
+    only_sitemaps_link_them(&crawl, &japanese);
+    the_sitemaps_segment_records_each_kind_of_file(&crawl);
+}
 
-    // Only sitemaps link them: no page's link leads there.
+/// No page's link leads to a hidden page; the Japanese alternates are
+/// links with their hreflang.
+fn only_sitemaps_link_them(crawl: &Crawl, japanese: &BTreeSet<String>) {
     let by_pages = crawl.number(
         "SELECT count(*) FROM links WHERE dst_url LIKE '%/hidden/%' \
          AND kind NOT IN ('sitemap', 'sitemap-alternate')",
@@ -94,31 +95,49 @@ fn three_rounds_reach_every_target_page_only_sitemaps_list() {
     assert_eq!(by_pages, 0);
     let alternates = set(crawl
         .rows("SELECT dst_url FROM links WHERE kind = 'sitemap-alternate' AND hreflang = 'jpn'"));
-    assert!(japanese
-        .iter()
-        .all(|u| alternates.contains(u) || !u.contains("/ja/")));
     assert!(
         !alternates.is_empty(),
         "sitemap-alternate rows carry hreflang"
+    );
+    let in_ja = japanese.iter().filter(|u| u.contains("/ja/"));
+    assert!(
+        in_ja.clone().all(|u| alternates.contains(u)),
+        "{alternates:?}"
     );
     let kinds = set(crawl.rows("SELECT DISTINCT kind FROM links WHERE kind LIKE 'sitemap%'"));
     assert_eq!(
         kinds,
         ["sitemap", "sitemap-alternate"].map(String::from).into()
     );
+}
 
-    // The sitemaps segment: indexes, a gzipped urlset, guessed files.
+/// Indexes, gzipped urlsets, and files found by guessing.
+fn the_sitemaps_segment_records_each_kind_of_file(crawl: &Crawl) {
     let formats = set(crawl.rows("SELECT DISTINCT format FROM sitemaps WHERE format IS NOT NULL"));
     assert_eq!(formats, ["index", "urlset"].map(String::from).into());
     let gz = crawl
         .number("SELECT count(*) FROM sitemaps WHERE sitemap LIKE '%.xml.gz' AND status = 'read'");
     assert!(gz > 0);
+    let guessed =
+        crawl.number("SELECT count(*) FROM sitemaps WHERE found_by = 'guess' AND status = 'read'");
+    assert!(
+        guessed > 0,
+        "a host without robots.txt lists its pages at /sitemap.xml"
+    );
+}
 
-    // adaptive's model has learned weights for the new kinds.
-    let learning = Crawl::on(spawn_background(discovery_web(), 0).unwrap());
-    let seeds_file = learning.seeds_file(&japanese_alternates);
-    learning.crawl_seeds_with(&seeds_file, "ja", 2, &["--strategy", "adaptive"]);
-    let weights = set(learning.rows(
+#[test]
+fn adaptive_learns_a_weight_for_each_sitemap_kind() {
+    let web = discovery_web();
+    // the sitemap sites whose alternates are Japanese
+    let seeds: Vec<String> = (0..web.hosts.len())
+        .filter(|&h| web.role(h) == Role::Sitemaps && LANGS[web.alternate_lang(h)].code == "jpn")
+        .map(|h| format!("http://{}/", web.hosts[h].name))
+        .collect();
+    let crawl = Crawl::on(spawn_background(web, 0).unwrap());
+    let seeds_file = crawl.seeds_file(&seeds);
+    crawl.crawl_seeds_with(&seeds_file, "ja", 2, &["--strategy", "adaptive"]);
+    let weights = set(crawl.rows(
         "SELECT DISTINCT split_part(value, ':', 2) FROM model \
          WHERE feature = 'kind' AND value LIKE '%:sitemap%'",
     ));

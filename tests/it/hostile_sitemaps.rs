@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use langcrawl::fetch::sitemap_read::{MAX_DECODED_BYTES, MAX_URLS};
 
 use crate::hostile::HostileCrawl;
-use crate::hostile_server::{MILLION, SITEMAP_HOSTS};
+use crate::hostile_sitemap_files::{MILLION, SITEMAP_HOSTS};
 
 /// Timeouts long enough for a 50 MiB body in a debug build.
 const FETCH_FLAGS: [&str; 6] = [

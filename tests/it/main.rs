@@ -12,6 +12,7 @@ mod golden;
 mod graceful_stop;
 mod hostile;
 mod hostile_server;
+mod hostile_sitemap_files;
 mod hostile_sitemaps;
 mod langid;
 mod limits;

@@ -13,14 +13,18 @@ use langcrawl::websim::{spawn_background, Web, WebSpec, Websim};
 
 /// The small web the tests crawl: a few dozen hosts, quick to serve.
 pub fn small_web() -> Websim {
-    let spec = WebSpec {
+    spawn_background(Web::generate(small_spec()), 0).expect("synthetic web starts")
+}
+
+/// The small web's shape.
+pub fn small_spec() -> WebSpec {
+    WebSpec {
         seed: 7,
         hosts: 120,
         pages: 2_400,
         chrome: false,
         discovery: false,
-    };
-    spawn_background(Web::generate(spec), 0).expect("synthetic web starts")
+    }
 }
 
 /// A web of fixed answers, keyed by `http://host/path`; anything else
