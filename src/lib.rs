@@ -28,6 +28,7 @@ pub mod report;
 pub mod shutdown;
 pub mod sim;
 pub mod sql_files;
+pub mod status;
 pub mod stop;
 pub mod store;
 pub mod strategy;

@@ -66,13 +66,20 @@ pub enum Command {
     /// Merge the latest parsed round into the crawldb, deciding every link with the strategy
     Updatedb(UpdateArgs),
     /// Run all phases for N rounds (finishing an interrupted round first)
-    Crawl(CrawlArgs),
+    Crawl(Box<CrawlArgs>),
     /// Re-run a strategy over the links of earlier rounds into a named decision set (the crawl is not changed)
     Refilter(RefilterArgs),
     /// Run a SQL query over the crawl: tables crawldb, servers, dirs, fetchlist, fetch, parse, links, decisions, decision_sets, hosts, and model, scores, labels and frontier (what adaptive learned)
     Sql(SqlArgs),
     /// Print the language report (pages per language, target first) and the harvest rate per round
     Report(ReportArgs),
+    /// Where a crawl stands, at any time (read-only): the process writing it and its phase's
+    /// progress, rounds done, URLs by status, the last round's target share, disk used
+    Status {
+        /// Print one JSON object instead of lines
+        #[arg(long)]
+        json: bool,
+    },
     /// What to take home from a crawl: WARC files with CDXJ indexes, a clean text corpus
     Export {
         #[command(subcommand)]
@@ -115,6 +122,7 @@ impl Command {
             Command::Refilter(_) => "refilter",
             Command::Sql(_) => "sql",
             Command::Report(_) => "report",
+            Command::Status { .. } => "status",
             Command::Export { .. } => "export",
             Command::Websim { .. } => "websim",
             Command::Demo(_) => "demo",

@@ -63,4 +63,41 @@ pub struct FetchArgs {
     /// crawl.json [default: false]
     #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
     pub guess_sitemap: Option<bool>,
+    /// Which hosts share one politeness queue (one request at a time, the
+    /// delay between any two): each host, each registrable domain, or each
+    /// address a name resolves to (shared hosting; through a proxy names are
+    /// not resolved here, so each host); saved in crawl.json [default: host]
+    #[arg(long, value_name = "BY")]
+    pub queue_by: Option<crate::fetch::politeness::QueueBy>,
+    /// Make a host's delay at least F times its server's last response time
+    /// (a slow server is asked less often), up to --max-crawl-delay-ms; 0
+    /// turns it off; saved in crawl.json [default: 0]
+    #[arg(long, value_name = "F")]
+    pub delay_factor: Option<f64>,
+    /// Connect to NAME at IP instead of resolving it, as curl's --resolve
+    /// (repeatable): NAME=IP or NAME=IP:PORT; a private address needs
+    /// --allow-private
+    #[arg(long, value_name = "NAME=IP", value_parser = parse_resolve)]
+    pub resolve: Vec<(String, std::net::SocketAddr)>,
+}
+
+/// `NAME=IP` or `NAME=IP:PORT` (port 80 when none is given).
+fn parse_resolve(text: &str) -> Result<(String, std::net::SocketAddr), String> {
+    let (name, addr) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text}: give NAME=IP or NAME=IP:PORT"))?;
+    let addr = addr.trim();
+    let addr = addr
+        .parse::<std::net::SocketAddr>()
+        .or_else(|_| {
+            addr.trim_matches(['[', ']'])
+                .parse()
+                .map(|ip| std::net::SocketAddr::new(ip, 80))
+        })
+        .map_err(|_| format!("{text}: {addr} is not an IP address"))?;
+    let name = name.trim().to_ascii_lowercase();
+    if name.is_empty() {
+        return Err(format!("{text}: no name"));
+    }
+    Ok((name, addr))
 }

@@ -40,6 +40,7 @@ pub async fn run(cli: Cli) -> Result<()> {
         Command::Demo(args) => crawl::demo(&ctx, cli.crawl.as_deref(), args).await,
         Command::Sql(args) => inspect::sql(&ctx, args).await,
         Command::Report(args) => inspect::report(&ctx, args).await,
+        Command::Status { json } => inspect::status(&ctx, *json).await,
         Command::Export { command } => export::export(&ctx, command).await,
         Command::Detect(args) => detect::print(args),
         Command::Simulate(args) => sim::simulate(&ctx, args).await,

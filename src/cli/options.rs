@@ -80,6 +80,7 @@ impl FetchArgs {
                 timeout: seconds("timeout", self.timeout)?,
                 max_content_bytes: self.max_content_bytes,
                 accept_language: None,
+                resolve: Vec::new(),
             },
             concurrency: self.concurrency,
             delay: millis("delay-ms", self.delay_ms, 60_000)?,
@@ -93,6 +94,8 @@ impl FetchArgs {
             allow_private: false,
             page_memory: self.page_memory,
             sitemaps: SitemapOptions::default(),
+            queue_by: Default::default(),
+            delay_factor: 0.0,
             stop: crate::shutdown::StopHandle::default(),
             quiet,
         })
@@ -118,6 +121,15 @@ impl FetchArgs {
         }
         set(&mut config.fetch.sitemaps, self.sitemaps);
         set(&mut config.fetch.guess_sitemap, self.guess_sitemap);
+        set(&mut config.fetch.queue_by, self.queue_by);
+        if let Some(factor) = self.delay_factor {
+            if !(0.0..=1000.0).contains(&factor) {
+                return Err(Error::Usage(format!(
+                    "--delay-factor {factor}: must be between 0 (off) and 1000"
+                )));
+            }
+            config.fetch.delay_factor = factor;
+        }
         let mut options = self.options(quiet)?;
         options.client.accept_language = config.fetch.accept_language_header();
         options.sitemaps = SitemapOptions {
@@ -125,6 +137,17 @@ impl FetchArgs {
             guess: config.fetch.guess_sitemap,
         };
         options.allow_private = config.limits.allow_private;
+        options.queue_by = config.fetch.queue_by;
+        options.delay_factor = config.fetch.delay_factor;
+        for (name, addr) in &self.resolve {
+            let blocked = crate::address::blocked_ip(addr.ip());
+            if let Some(why) = blocked.filter(|_| !options.allow_private) {
+                return Err(Error::Usage(format!(
+                    "--resolve {name}={addr}: a {why} address; add --allow-private to fetch it"
+                )));
+            }
+        }
+        options.client.resolve.clone_from(&self.resolve);
         Ok(options)
     }
 }

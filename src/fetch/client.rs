@@ -28,6 +28,8 @@ pub struct ClientOptions {
     pub max_content_bytes: usize,
     /// The `Accept-Language` header sent with every request (none if `None`).
     pub accept_language: Option<String>,
+    /// Names pinned to addresses (`--resolve NAME=IP`), as curl's `--resolve`.
+    pub resolve: Vec<(String, std::net::SocketAddr)>,
 }
 
 impl Default for ClientOptions {
@@ -40,6 +42,7 @@ impl Default for ClientOptions {
             timeout: Duration::from_secs(30),
             max_content_bytes: 1 << 20,
             accept_language: None,
+            resolve: Vec::new(),
         }
     }
 }
@@ -101,6 +104,9 @@ pub fn build(options: &ClientOptions, allow_private: bool) -> Result<Client> {
         let proxy = Proxy::all(proxy)
             .map_err(|e| Error::Usage(format!("--proxy {proxy}: {}", error_chain(&e))))?;
         builder = builder.proxy(proxy);
+    }
+    for (name, addr) in &options.resolve {
+        builder = builder.resolve(name, *addr);
     }
     if !allow_private {
         let proxies = super::guard::proxies(options.proxy.as_deref());

@@ -15,6 +15,7 @@ use super::backoff::{asks_to_wait, http_date, now_ms, retry_after, HostPace};
 use super::client::{self, Response};
 use super::hosts::{HostRecord, ROBOTS_MAX_AGE_MS};
 use super::memory_budget::Reserved;
+use super::politeness::{self, Turn};
 use super::robots::{self, Robots, RobotsAnswer, MAX_ROBOTS_BYTES};
 use super::rows::{classify, unfetched, FetchRow};
 use super::sitemap;
@@ -44,6 +45,9 @@ pub struct HostQueue {
     pub host: String,
     pub urls: Vec<String>,
     pub prior: Option<HostRecord>,
+    /// The politeness queue it takes turns in (its own, or shared with
+    /// the hosts of its domain or address).
+    pub turn: Arc<Turn>,
 }
 
 /// The state of one host's queue while it runs.
@@ -55,8 +59,11 @@ struct HostRun<'a> {
     robots: Option<Robots>,
     /// robots.txt was fetched now (not reused): its sitemaps are read.
     robots_fresh: bool,
+    /// The delay robots.txt and `--delay-ms` give, and the delay now
+    /// (`--delay-factor` stretches it after a slow answer).
+    base_delay: Duration,
     delay: Duration,
-    last_request: Option<Instant>,
+    turn: &'a Turn,
     budget_started: bool,
 }
 
@@ -100,8 +107,9 @@ impl<'a> HostRun<'a> {
             record,
             robots: None,
             robots_fresh: false,
+            base_delay: shared.options.delay,
             delay: shared.options.delay,
-            last_request: None,
+            turn: &queue.turn,
             budget_started: false,
         }
     }
@@ -179,8 +187,9 @@ impl<'a> HostRun<'a> {
             self.pace
                 .stop(format!("{why}: host waits for the next run"));
         }
-        self.delay =
+        self.base_delay =
             robots::host_delay(options.delay, robots.crawl_delay(), options.max_crawl_delay);
+        self.delay = self.base_delay;
         self.record.robots = Some(answer);
         self.robots = Some(robots);
     }
@@ -276,22 +285,32 @@ impl<'a> HostRun<'a> {
         got.ok_or_else(|| self.pace.stopped.clone().unwrap_or_default())
     }
 
-    /// GETs `url` after the host's delay, holding `max_bytes` of page
+    /// GETs `url` in the host's turn of its politeness queue, the host's
+    /// delay after the queue's last request, holding `max_bytes` of page
     /// memory until the body is in (then what it takes); the answer counts
-    /// for the host's back-off. `None`, the queue stopped, when the
-    /// deadline or a stop request comes first.
+    /// for the host's back-off and, with `--delay-factor`, its delay.
+    /// `None`, the queue stopped, when the deadline or a stop request
+    /// comes first.
     async fn polite_get(&mut self, url: &str, max_bytes: usize) -> Option<(Response, Reserved)> {
-        let wait = self
-            .last_request
-            .map_or(Duration::ZERO, |at| self.delay.saturating_sub(at.elapsed()));
+        let turn = self.turn;
+        let mut last = turn.take().await;
+        let wait = politeness::wait(&last, self.delay);
         if !self.pace.may_continue(wait) || !self.pause(wait).await {
             return None;
         }
         let mut memory = self.shared.page_memory.reserve(max_bytes).await;
         let response = self.get(url, max_bytes).await?;
         memory.shrink_to(response.content.len() + response.payload.as_ref().map_or(0, Vec::len));
-        self.last_request = Some(Instant::now());
+        *last = Some(Instant::now());
         self.pace.record(&response);
+        let options = &self.shared.options;
+        let elapsed = Duration::from_millis(u64::try_from(response.elapsed_ms).unwrap_or(0));
+        self.delay = politeness::stretched(
+            self.base_delay,
+            options.delay_factor,
+            elapsed,
+            options.max_crawl_delay,
+        );
         Some((response, memory))
     }
 
@@ -303,6 +322,9 @@ impl<'a> HostRun<'a> {
                 ..RobotsAnswer::default()
             };
         };
+        let turn = self.turn;
+        let mut last = turn.take().await;
+        tokio::time::sleep(politeness::wait(&last, self.delay)).await;
         self.start_budget().await;
         let deadline = self.pace.deadline();
         let shared = self.shared;
@@ -319,7 +341,7 @@ impl<'a> HostRun<'a> {
             })
         })
         .await;
-        self.last_request = Some(Instant::now());
+        *last = Some(Instant::now());
         answer
     }
 

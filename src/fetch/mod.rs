@@ -16,6 +16,7 @@ pub mod guard;
 mod host;
 pub mod hosts;
 pub mod memory_budget;
+pub mod politeness;
 pub mod progress;
 pub mod robots;
 pub mod rows;
@@ -67,6 +68,11 @@ pub struct FetchOptions {
     pub page_memory: usize,
     /// Read the sitemaps robots.txt names (`sitemap`).
     pub sitemaps: sitemap::SitemapOptions,
+    /// What the hosts of one politeness queue share (`politeness`).
+    pub queue_by: politeness::QueueBy,
+    /// A host's delay is at least this many times its server's last
+    /// response time (0: off), up to `max_crawl_delay`.
+    pub delay_factor: f64,
     /// A stop request (SIGINT/SIGTERM): no new request, those in flight
     /// get [`crate::shutdown::GRACE`], the rest are `deferred`.
     pub stop: crate::shutdown::StopHandle,
@@ -87,6 +93,8 @@ impl Default for FetchOptions {
             allow_private: false,
             page_memory: PAGE_MEMORY,
             sitemaps: sitemap::SitemapOptions::default(),
+            queue_by: politeness::QueueBy::Host,
+            delay_factor: 0.0,
             stop: crate::shutdown::StopHandle::default(),
             quiet: false,
         }
@@ -156,7 +164,7 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     crate::store::parts::refuse_whole(crawl, "fetch")?;
     let round = crawl.round_needing(Phase::Fetchlist, Phase::Fetch)?;
     let started = Instant::now();
-    let queues = host_queues(crawl, round)?;
+    let queues = host_queues(crawl, round, options).await?;
     let urls = queues.iter().map(|q| q.urls.len()).sum();
     let client = client::build(&options.client, options.allow_private)?;
     let sitemaps_dir = crawl.segment(round, Phase::Sitemaps);
@@ -263,8 +271,12 @@ async fn run_queue(shared: Arc<Shared>, queue: HostQueue) -> Option<HostRecord> 
 }
 
 /// The round's fetch list grouped by host, in fetch-list order, with what
-/// the hosts table knows about each host.
-fn host_queues(crawl: &CrawlDir, round: RoundId) -> Result<Vec<HostQueue>> {
+/// the hosts table knows about each host and its politeness queue.
+async fn host_queues(
+    crawl: &CrawlDir,
+    round: RoundId,
+    options: &FetchOptions,
+) -> Result<Vec<HostQueue>> {
     let mut queues: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for batch in read_batches(&crawl.segment(round, Phase::Fetchlist), 8192)? {
         let batch = batch?;
@@ -279,10 +291,15 @@ fn host_queues(crawl: &CrawlDir, round: RoundId) -> Result<Vec<HostQueue>> {
     }
     let names: HashSet<&str> = queues.keys().map(String::as_str).collect();
     let mut known = hosts::load(crawl, &names)?;
+    let hosts: Vec<String> = queues.keys().cloned().collect();
+    let proxied = !guard::proxies(options.client.proxy.as_deref()).is_empty();
+    let pinned = &options.client.resolve;
+    let mut turns = politeness::turns(&hosts, options.queue_by, pinned, proxied).await;
     Ok(queues
         .into_iter()
         .map(|(host, urls)| HostQueue {
             prior: known.remove(&host),
+            turn: turns.remove(&host).unwrap_or_default(),
             host,
             urls,
         })
@@ -319,6 +336,7 @@ mod tests {
             host: "10.0.0.1".into(),
             urls: urls.clone(),
             prior: None,
+            turn: Default::default(),
         };
         let record = tokio::spawn(run_queue(shared, queue)).await.unwrap();
         assert_eq!(record, None, "the host's previous record is kept");

@@ -177,6 +177,10 @@ pub struct FetchSettings {
     pub sitemaps: bool,
     /// Where robots.txt names no sitemap, try `/sitemap.xml`.
     pub guess_sitemap: bool,
+    /// Which hosts share a politeness queue.
+    pub queue_by: crate::fetch::politeness::QueueBy,
+    /// A host's delay is at least this many times its last response time.
+    pub delay_factor: f64,
 }
 
 impl Default for FetchSettings {
@@ -185,6 +189,8 @@ impl Default for FetchSettings {
             accept_language: None,
             sitemaps: true,
             guess_sitemap: false,
+            queue_by: crate::fetch::politeness::QueueBy::Host,
+            delay_factor: 0.0,
         }
     }
 }

@@ -131,6 +131,20 @@ fn read_holder(path: &Path) -> String {
     "another process".into()
 }
 
+/// The live process holding the crawl's lock at `root`, as its pid and
+/// task, read from the lock file without taking the lock (`status`): a
+/// released lock's file is empty; a killed writer's names a pid that is
+/// gone (checked in `/proc` where there is one).
+pub fn live_holder(root: &Path) -> Option<(u32, String)> {
+    let text = std::fs::read_to_string(root.join(LOCK_FILE)).ok()?;
+    let mut lines = text.lines();
+    let pid: u32 = lines.next()?.trim().parse().ok()?;
+    let task = lines.next().unwrap_or("langcrawl").trim().to_string();
+    let proc = Path::new("/proc");
+    let gone = proc.is_dir() && !proc.join(pid.to_string()).exists();
+    (!gone).then_some((pid, task))
+}
+
 fn describe_holder(text: &str) -> Option<String> {
     let mut lines = text.lines();
     let pid: u32 = lines.next()?.trim().parse().ok()?;
@@ -182,6 +196,21 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "", "released");
         let other = File::open(&path).unwrap();
         fs4::FileExt::try_lock(&other).expect("free for another process");
+    }
+
+    #[test]
+    fn status_sees_a_live_holder_and_not_a_released_or_dead_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert_eq!(live_holder(tmp.path()), None, "no lock file");
+        let lock = acquire(tmp.path()).unwrap();
+        let (pid, _) = live_holder(tmp.path()).expect("this process holds it");
+        assert_eq!(pid, std::process::id());
+        drop(lock);
+        assert_eq!(live_holder(tmp.path()), None, "released");
+        if Path::new("/proc").is_dir() {
+            std::fs::write(tmp.path().join(LOCK_FILE), "4000000000\nfetch\n").unwrap();
+            assert_eq!(live_holder(tmp.path()), None, "a killed writer's pid");
+        }
     }
 
     #[test]

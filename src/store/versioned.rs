@@ -134,8 +134,14 @@ impl VersionedTable {
     /// which its next writer turns into a version). Retries while versions
     /// are removed under it.
     pub fn pin(&self) -> Result<Option<Pin>> {
-        for _ in 0..PIN_TRIES {
-            let Some(version) = self.current()? else {
+        for attempt in 1..=PIN_TRIES {
+            let current = match self.current() {
+                // read just before a commit moved the pointer on and
+                // removed the version it named: read the pointer again
+                Err(_) if attempt < PIN_TRIES && self.dir.join(POINTER).exists() => continue,
+                current => current?,
+            };
+            let Some(version) = current else {
                 return Ok(self.is_unversioned().then(|| Pin {
                     dir: self.dir.clone(),
                     _lease: None,

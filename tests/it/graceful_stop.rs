@@ -4,7 +4,7 @@
 //! `crawl` goes on without asking for any fetched page again.
 
 use std::collections::BTreeSet;
-use std::process::Stdio;
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::util::{command, Crawl};
@@ -20,10 +20,19 @@ fn served_pages(crawl: &Crawl) -> Vec<String> {
         .collect()
 }
 
-/// `fetch` at a slow politeness as a child process, SIGTERM once the
-/// server has answered `after` pages; the child's output and how long it
-/// took to exit after the signal.
-fn fetch_until_signalled(crawl: &Crawl, after: usize) -> (std::process::Output, Duration) {
+/// A crawl of the small web with [`URLS`] URLs in its first fetch list.
+pub(crate) fn crawl_with_a_long_fetch_list() -> Crawl {
+    let crawl = Crawl::new();
+    let urls = crawl.web.web.fetchable_urls(URLS);
+    assert_eq!(urls.len(), URLS);
+    let seeds = crawl.seeds_file(&urls);
+    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    crawl.ok(&["generate", "--top-n", "5000", "--max-per-host", "1000"]);
+    crawl
+}
+
+/// `fetch` at a slow politeness (300 ms a host), as a child process.
+pub(crate) fn spawn_slow_fetch(crawl: &Crawl) -> Child {
     let dir = crawl.dir().display().to_string();
     let proxy = crawl.web.proxy_url();
     let args = [
@@ -35,19 +44,27 @@ fn fetch_until_signalled(crawl: &Crawl, after: usize) -> (std::process::Output, 
         "--delay-ms",
         "300",
     ];
-    let child = command(&args)
+    command(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Waits until the server has answered `pages` pages.
+pub(crate) fn wait_for_pages(crawl: &Crawl, pages: usize) {
     let waited = Instant::now();
-    while served_pages(crawl).len() < after {
+    while served_pages(crawl).len() < pages {
         assert!(
             waited.elapsed() < Duration::from_secs(120),
             "the fetch never got going"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// SIGTERM to `child`; its output and how long it took to exit.
+pub(crate) fn terminate(child: Child) -> (std::process::Output, Duration) {
     let pid = i32::try_from(child.id()).unwrap();
     assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
     let signalled = Instant::now();
@@ -57,14 +74,10 @@ fn fetch_until_signalled(crawl: &Crawl, after: usize) -> (std::process::Output, 
 
 #[test]
 fn sigterm_during_a_fetch_commits_what_arrived_and_the_next_crawl_goes_on() {
-    let crawl = Crawl::new();
-    let urls = crawl.web.web.fetchable_urls(URLS);
-    assert_eq!(urls.len(), URLS);
-    let seeds = crawl.seeds_file(&urls);
-    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
-    crawl.ok(&["generate", "--top-n", "5000", "--max-per-host", "1000"]);
-
-    let (out, exit_took) = fetch_until_signalled(&crawl, 100);
+    let crawl = crawl_with_a_long_fetch_list();
+    let child = spawn_slow_fetch(&crawl);
+    wait_for_pages(&crawl, 100);
+    let (out, exit_took) = terminate(child);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{out:?}");
     assert!(stdout.contains("stopped on request"), "{stdout}");

@@ -39,7 +39,7 @@ impl HostileCrawl {
         }
     }
 
-    fn dir(&self) -> PathBuf {
+    pub(crate) fn dir(&self) -> PathBuf {
         self.tmp.path().join("crawl")
     }
 

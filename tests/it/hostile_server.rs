@@ -20,6 +20,7 @@
 //! | `chain.test` | /hop/N 302 to /hop/N+1, 30 hops |
 //! | `bomb.test` | 1 GiB of zeros gzipped (Content-Encoding: gzip) |
 //! | `endless.test` | an endless chunked body |
+//! | `slow.test` | every page answered after [`SLOW_ANSWER`] |
 //! | `gzip.test` | a small page gzipped (Content-Encoding: gzip): [`GZIP_PAGE`] |
 //! | `sitemap-big.test` | robots names /big.xml: a 60 MB urlset, one URL then comments (chunked) |
 //! | `sitemap-bomb.test` | robots names /bomb.xml.gz: a urlset head, one URL, then 1 GiB of spaces, gzipped (no Content-Encoding) |
@@ -27,6 +28,7 @@
 //! | `sitemap-malformed.test` | robots names /bad.xml: two good `<url>`s, then a mismatched end tag |
 //! | `sitemap-self.test` | robots names /index.xml: an index listing itself and /child.xml (2 URLs) |
 //! | `sitemap-cross.test` | robots names http://sitemap-store.test/cross.xml: URLs on sitemap-cross.test, sitemap-store.test and third-party.test |
+//! | any other host | robots 404; a small page at every path (the host's name may carry a port) |
 //!
 //! The `sitemap-*` hosts serve an ordinary page at `/` (and any other path).
 
@@ -42,6 +44,9 @@ use crate::hostile_sitemap_files::{
 };
 
 type Log = Arc<Mutex<Vec<(Instant, String)>>>;
+
+/// How long `slow.test` takes to answer a page.
+pub const SLOW_ANSWER: Duration = Duration::from_millis(500);
 
 pub struct Hostile {
     addr: SocketAddr,
@@ -154,6 +159,11 @@ async fn serve(mut stream: TcpStream, log: Log) {
             respond(&mut stream, 200, &headers, &gzip_page()).await
         }
         "endless.test" if !robots => endless(&mut stream).await,
+        "slow.test" if !robots => {
+            tokio::time::sleep(SLOW_ANSWER).await;
+            let body = page(&format!("page {path} of {host}"));
+            respond(&mut stream, 200, &[], body.as_bytes()).await
+        }
         "sitemap-big.test" if path == "/big.xml" => {
             chunked(&mut stream, "application/xml", big_sitemap()).await
         }

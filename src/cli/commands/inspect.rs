@@ -1,4 +1,4 @@
-//! `sql` and `report`: read-only looks at a crawl (or a simulation).
+//! `sql`, `report` and `status`: read-only looks at a crawl (or a simulation).
 
 use super::super::args::{ReportArgs, SqlArgs};
 use super::{with_newline, Context};
@@ -32,6 +32,20 @@ pub(in crate::cli) async fn report(ctx: &Context, args: &ReportArgs) -> Result<(
     }
     let crawl = CrawlDir::open_read_only(&ctx.root)?;
     println!("{}", crate::report::full_report(&ctx.engine, &crawl).await?);
+    Ok(())
+}
+
+pub(in crate::cli) async fn status(ctx: &Context, json: bool) -> Result<()> {
+    let status = crate::status::read(&ctx.engine, &ctx.root).await?;
+    if json {
+        let text = serde_json::to_string(&status).map_err(|source| Error::Json {
+            what: "status".into(),
+            source,
+        })?;
+        println!("{text}");
+    } else {
+        println!("{status}");
+    }
     Ok(())
 }
 
