@@ -115,9 +115,13 @@ impl FetchArgs {
             }
             config.fetch.accept_language = Some(value.to_string());
         }
-        if config.fetch.accept_language.is_none() {
-            let target = config.target_lang.as_deref().map(TargetLang::parse);
-            config.fetch.accept_language = target.transpose()?.map(|t| t.accept_language());
+        let target = config
+            .target_lang
+            .as_deref()
+            .map(TargetLang::parse)
+            .transpose()?;
+        if let Some(target) = &target {
+            config.fetch.follow_target(Some(target), target);
         }
         set(&mut config.fetch.sitemaps, self.sitemaps);
         set(&mut config.fetch.guess_sitemap, self.guess_sitemap);
@@ -169,12 +173,11 @@ impl UpdateArgs {
         }
         if config.target_lang.as_deref() != Some(lang.code()) {
             config.params.target_tlds = lang.default_tlds();
-            let old_default = config.target_lang.as_deref().map(|t| {
-                TargetLang::parse(t).map_or_else(|_| String::new(), |t| t.accept_language())
-            });
-            if config.fetch.accept_language == old_default {
-                config.fetch.accept_language = Some(lang.accept_language());
-            }
+            let old = config
+                .target_lang
+                .as_deref()
+                .and_then(|t| TargetLang::parse(t).ok());
+            config.fetch.follow_target(old.as_ref(), &lang);
             config.target_lang = Some(lang.code().to_string());
         }
         config.strategy = strategy.name.to_string();

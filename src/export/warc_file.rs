@@ -206,11 +206,10 @@ fn http_head(block: &[u8]) -> String {
     String::from_utf8_lossy(&block[..end]).into_owned()
 }
 
-fn header_value<'a>(head: &'a str, name: &str) -> Option<&'a str> {
-    head.lines().skip(1).find_map(|line| {
-        let (n, v) = line.split_once(':')?;
-        n.trim().eq_ignore_ascii_case(name).then_some(v.trim())
-    })
+/// The first value of header `name` in an HTTP head (after its status line).
+fn header_value<'a>(head: &'a str, name: &'a str) -> Option<&'a str> {
+    let headers = head.split_once('\n').map_or("", |(_, rest)| rest);
+    crate::fetch::client::header_values(headers, name).next()
 }
 
 /// The SURT form of `url` as pywb looks it up: host labels reversed

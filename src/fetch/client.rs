@@ -259,6 +259,16 @@ fn all_values(headers: &HeaderMap, name: reqwest::header::HeaderName) -> Option<
     (!values.is_empty()).then(|| values.join(", "))
 }
 
+/// The values of header `name` (any case) among `headers`, `name: value`
+/// lines as [`Response::headers`] keeps them, trimmed, in order.
+pub fn header_values<'a>(headers: &'a str, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    headers
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .filter(move |(n, _)| n.trim().eq_ignore_ascii_case(name))
+        .map(|(_, value)| value.trim())
+}
+
 fn headers_text(headers: &reqwest::header::HeaderMap) -> String {
     headers
         .iter()

@@ -18,6 +18,7 @@ use super::robots::RobotsAnswer;
 use crate::error::{Error, Result};
 use crate::store::rows::{column, opt_str};
 use crate::store::schema::HOSTS;
+use crate::store::segment::conform;
 use crate::store::{read_batches, CrawlDir};
 
 /// How long a robots.txt answer is reused (RFC 9309 §2.4).
@@ -63,7 +64,7 @@ fn read_records(
     let Some(dir) = dir else {
         return Ok(found);
     };
-    for batch in read_batches(dir, 1024)? {
+    for batch in table_batches(dir)? {
         let batch = batch?;
         let names = column::<StringArray>(&batch, "host")?;
         for row in 0..batch.num_rows() {
@@ -82,7 +83,7 @@ pub fn save(crawl: &CrawlDir, records: &[HostRecord], now_ms: i64) -> Result<()>
     let mut writer = table.writer(HOSTS.clone())?;
     let ours: HashSet<&str> = records.iter().map(|r| r.host.as_str()).collect();
     if let Some(dir) = crawl.hosts()? {
-        for batch in read_batches(&dir, 1024)? {
+        for batch in table_batches(&dir)? {
             let batch = batch?;
             let keep = (0..batch.num_rows())
                 .map(|row| {
@@ -115,6 +116,13 @@ pub fn gather(crawl: &CrawlDir, parts: &[CrawlDir], part_of: &dyn Fn(&str) -> us
         })?);
     }
     save(crawl, &records, super::backoff::now_ms())
+}
+
+/// The table's batches in its schema: a table written before a column
+/// existed reads it as NULL.
+fn table_batches(dir: &std::path::Path) -> Result<impl Iterator<Item = Result<RecordBatch>> + '_> {
+    let batches = read_batches(dir, 1024)?;
+    Ok(batches.map(move |batch| conform(&batch?, &HOSTS).map_err(|e| in_table(dir, e))))
 }
 
 fn in_table(dir: &std::path::Path, e: impl std::fmt::Display) -> Error {
@@ -150,10 +158,7 @@ fn decode(batch: &RecordBatch, row: usize) -> Result<HostRecord> {
         deferred_until_ms: millis(column(batch, "deferred_until")?, row),
         deferred_reason: opt_str(column(batch, "deferred_reason")?, row).map(str::to_string),
         failures: column::<Int32Array>(batch, "failures")?.value(row).max(0) as u32,
-        // absent from tables written before sitemaps were read
-        sitemaps_round: batch
-            .column_by_name("sitemaps_round")
-            .and_then(|c| c.as_any().downcast_ref::<Int32Array>())
+        sitemaps_round: Some(column::<Int32Array>(batch, "sitemaps_round")?)
             .filter(|c| !c.is_null(row))
             .and_then(|c| u32::try_from(c.value(row)).ok()),
     })
@@ -274,5 +279,26 @@ mod tests {
         // The pointer and the one version: the older one is removed.
         let entries = std::fs::read_dir(crawl.hosts_table().dir()).unwrap();
         assert_eq!(entries.count(), 2);
+    }
+
+    #[test]
+    fn a_table_written_before_sitemaps_round_is_read_and_rewritten() {
+        let (_tmp, crawl) = crawl();
+        let now = 10 * ROBOTS_MAX_AGE_MS;
+        let old = record("a.jp", now - 1000, None);
+        // the table as a build before the column wrote it
+        let batch = encode(&[&old], now);
+        let without = batch.project(&[0, 1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+        assert!(without.column_by_name("sitemaps_round").is_none());
+        let table = crawl.hosts_table();
+        let mut writer =
+            crate::store::SegmentWriter::create(&table.next_version().unwrap(), without.schema())
+                .unwrap();
+        writer.write(&without).unwrap();
+        table.commit(writer.finish().unwrap()).unwrap();
+        let all: HashSet<&str> = ["a.jp", "b.jp"].into();
+        assert_eq!(load(&crawl, &all).unwrap()["a.jp"], old);
+        save(&crawl, &[record("b.jp", now, None)], now).unwrap();
+        assert_eq!(load(&crawl, &all).unwrap().len(), 2, "the old row kept");
     }
 }

@@ -87,27 +87,22 @@ impl Walk {
     pub fn new(host: &str, files: Vec<File>) -> Self {
         Walk {
             host: host.to_string(),
-            queue: VecDeque::new(),
+            queue: VecDeque::from(files),
             seen: HashSet::new(),
             taken: 0,
         }
-        .with(files)
-    }
-
-    fn with(mut self, files: Vec<File>) -> Self {
-        self.queue.extend(files);
-        self
     }
 
     /// The next file to read; the rows of files skipped on the way (read
-    /// already, too deep, past the host's count, not a URL) go to `skipped`.
+    /// already, past the host's count — robots.txt may name more —, not a
+    /// URL) go to `skipped`. (Files deeper than [`MAX_LEVEL`] are never
+    /// queued.)
     pub fn next_file(&mut self, skipped: &mut Vec<SitemapRow>) -> Option<(File, Url)> {
         while let Some(file) = self.queue.pop_front() {
             let why = match Url::parse(&file.url) {
                 _ if !self.seen.insert(file.url.clone()) => {
                     "listed again (a loop or a repeat)".into()
                 }
-                _ if file.level > MAX_LEVEL => format!("nested deeper than {MAX_LEVEL} indexes"),
                 _ if self.taken >= MAX_FILES => format!("more than {MAX_FILES} sitemap files"),
                 Ok(url) if matches!(url.scheme(), "http" | "https") => {
                     self.taken += 1;

@@ -15,11 +15,8 @@ pub struct HeaderLink {
 /// Every link of the `Link:` headers in `headers` (the fetch segment's
 /// `name: value` lines).
 pub fn header_links(headers: &str) -> Vec<HeaderLink> {
-    headers
-        .lines()
-        .filter_map(|line| line.split_once(':'))
-        .filter(|(name, _)| name.trim().eq_ignore_ascii_case("link"))
-        .flat_map(|(_, value)| parse(value))
+    crate::fetch::client::header_values(headers, "link")
+        .flat_map(parse)
         .collect()
 }
 

@@ -66,21 +66,27 @@ pub fn destinations(links: &[LinkRow]) -> usize {
 pub fn redirect_link(input: &FetchedPage<'_>, target: &str) -> Option<LinkRow> {
     let page_url = Url::parse(input.url).ok();
     let url = urls::resolve(page_url.as_ref(), target).ok()?;
-    Some(LinkRow {
-        src_url: input.url.to_string(),
-        src_host: input.host.to_string(),
+    Some(bare_link(input.url, input.host, &url, LinkKind::Redirect))
+}
+
+/// A link with no anchor, context or source language (a redirect, a URL a
+/// sitemap lists), first in its source's order.
+pub fn bare_link(src_url: &str, src_host: &str, dst: &Url, kind: LinkKind) -> LinkRow {
+    LinkRow {
+        src_url: src_url.to_string(),
+        src_host: src_host.to_string(),
         src_lang: None,
-        dst: urls::parts(&url),
+        dst: urls::parts(dst),
         anchor: String::new(),
         anchor_lang: lang::anchor::UNDETERMINED.into(),
         context: String::new(),
         heading: String::new(),
         nofollow: false,
-        kind: LinkKind::Redirect.as_str(),
+        kind: kind.as_str(),
         hreflang: None,
         position: 0,
         lastmod: None,
-    })
+    }
 }
 
 /// The hreflang of a link as stored: ISO 639-3 where it names a language,

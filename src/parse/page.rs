@@ -5,6 +5,7 @@
 use sha2::{Digest, Sha256};
 
 use super::{html, link_header, outlinks, FetchedPage, Parsed};
+use crate::fetch::client::header_values;
 use crate::lang::{self, charset};
 
 /// Characters of visible text kept in the `text_sample` column.
@@ -95,7 +96,8 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
     };
     let content_language = input
         .headers
-        .and_then(|h| header_value(h, "content-language"))
+        .and_then(|h| header_values(h, "content-language").next())
+        .filter(|value| !value.is_empty())
         .or(extracted.meta_content_language.as_deref());
     let declared = lang::page::Declared {
         html_lang: extracted.html_lang.as_deref(),
@@ -140,17 +142,6 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
         page: Some(page),
         links,
     }
-}
-
-/// The value of the first header `name` among `headers` (`name: value`
-/// lines, as the fetch segment keeps them), trimmed; `None` when empty.
-pub fn header_value<'a>(headers: &'a str, name: &str) -> Option<&'a str> {
-    headers
-        .lines()
-        .filter_map(|line| line.split_once(':'))
-        .find(|(n, _)| n.trim().eq_ignore_ascii_case(name))
-        .map(|(_, value)| value.trim())
-        .filter(|value| !value.is_empty())
 }
 
 /// A response that is not HTML: its type and digest, no text, no language.

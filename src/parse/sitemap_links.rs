@@ -12,7 +12,6 @@ use super::html::LinkKind;
 use super::{outlinks, LinkRow};
 use crate::error::Result;
 use crate::store::rows::{column, opt_str};
-use crate::{lang, urls};
 
 /// The link rows of one batch of the `sitemaps` segment.
 pub fn links(batch: &RecordBatch) -> Result<Vec<LinkRow>> {
@@ -33,21 +32,11 @@ pub fn links(batch: &RecordBatch) -> Result<Vec<LinkRow>> {
         let Some(dst) = opt_str(url, row).and_then(|u| Url::parse(u).ok()) else {
             continue;
         };
-        rows.push(LinkRow {
-            src_url: sitemap.value(row).to_string(),
-            src_host: host.value(row).to_string(),
-            src_lang: None,
-            dst: urls::parts(&dst),
-            anchor: String::new(),
-            anchor_lang: lang::anchor::UNDETERMINED.into(),
-            context: String::new(),
-            heading: String::new(),
-            nofollow: false,
-            kind: kind.as_str(),
-            hreflang: opt_str(hreflang, row).and_then(outlinks::hreflang_code),
-            position: i32::try_from(row).unwrap_or(i32::MAX),
-            lastmod: opt_str(lastmod, row).map(str::to_string),
-        });
+        let mut link = outlinks::bare_link(sitemap.value(row), host.value(row), &dst, kind);
+        link.hreflang = opt_str(hreflang, row).and_then(outlinks::hreflang_code);
+        link.position = i32::try_from(row).unwrap_or(i32::MAX);
+        link.lastmod = opt_str(lastmod, row).map(str::to_string);
+        rows.push(link);
     }
     Ok(rows)
 }

@@ -196,6 +196,19 @@ impl Default for FetchSettings {
 }
 
 impl FetchSettings {
+    /// Takes the `new` target's Accept-Language unless one was set apart
+    /// from the `old` target's (the value of `--accept-language` stays).
+    pub fn follow_target(
+        &mut self,
+        old: Option<&crate::lang::TargetLang>,
+        new: &crate::lang::TargetLang,
+    ) {
+        let old_default = old.map(crate::lang::TargetLang::accept_language);
+        if self.accept_language.is_none() || self.accept_language == old_default {
+            self.accept_language = Some(new.accept_language());
+        }
+    }
+
     /// The header to send: the setting, none for `off`.
     pub fn accept_language_header(&self) -> Option<String> {
         self.accept_language
@@ -235,7 +248,7 @@ impl CrawlConfig {
             ..CrawlConfig::default()
         };
         config.params.target_tlds = lang.default_tlds();
-        config.fetch.accept_language = Some(lang.accept_language());
+        config.fetch.follow_target(None, &lang);
         Ok(config)
     }
 
