@@ -82,7 +82,7 @@ async fn export_speed() -> anyhow::Result<()> {
         hosts: 300,
         pages: 20_000,
         chrome: true,
-        discovery: false,
+        ..WebSpec::default()
     };
     let (websim, engine, crawl) = common::generated_round(tmp.path(), spec, CRAWL_PAGES).await?;
     langcrawl::fetch::run(&crawl, &common::local_fetch_options(&websim.proxy_url())).await?;

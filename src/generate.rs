@@ -3,8 +3,11 @@
 //! `max_per_host` per host and `top_n` in all; with a server or directory
 //! strategy, an undecided server (directory) gets at most T + 1 - Na.
 
+use std::time::Duration;
+
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
+use crate::schedule::ScheduleChange;
 use crate::store::activity::ActivityFile;
 use crate::store::schema::FETCHLIST;
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
@@ -19,6 +22,10 @@ pub struct GenerateOptions {
     pub max_retries: Option<u32>,
     /// Split the fetch list into this many parts by host (1: one list).
     pub partitions: usize,
+    /// The refetch settings given (saved in crawl.json).
+    pub schedule: ScheduleChange,
+    /// A page due within this time is fetched now.
+    pub refetch_ahead: Duration,
 }
 
 impl Default for GenerateOptions {
@@ -28,6 +35,8 @@ impl Default for GenerateOptions {
             max_per_host: 1_000,
             max_retries: None,
             partitions: 1,
+            schedule: ScheduleChange::default(),
+            refetch_ahead: Duration::ZERO,
         }
     }
 }
@@ -72,7 +81,7 @@ pub async fn run(
     let round = next_round(crawl)?;
     let _activity = ActivityFile::start(crawl.root(), "generate", round.0, None);
     crate::catalog::crawldb(engine, crawl).await?;
-    let config = settle_max_retries(crawl, options.max_retries)?;
+    let config = settle(crawl, options)?;
     let max_retries = config.limits.max_retries;
     let (cap_by, tolerance) = undecided_cap(&config);
     let top_n = within_max_pages(engine, crawl, &config, options.top_n).await?;
@@ -87,6 +96,10 @@ pub async fn run(
         .set("max_retries", i64::from(max_retries))
         .set("round", round.0 as i32)
         .set("now", crate::engine::now());
+    let now_ms = crate::fetch::backoff::now_ms();
+    let params = config
+        .recrawl
+        .due_params(params, now_ms, options.refetch_ahead);
     let df = engine.query_file("steps/generate.sql", &params).await?;
     let round_dir = crawl.round_dir(round);
     std::fs::create_dir_all(&round_dir).map_err(Error::io(&round_dir))?;
@@ -94,8 +107,12 @@ pub async fn run(
     let staged = engine.write(df, writer).await?;
     if staged.rows == 0 {
         std::fs::remove_dir_all(&round_dir).map_err(Error::io(&round_dir))?;
+        let recrawl = match config.recrawl.refetch_after_ms {
+            Some(_) => "; fetched pages come due again by their schedule (`langcrawl status` counts those due; --refetch-ahead DURATION takes them sooner)",
+            None => "",
+        };
         return Err(Error::NothingToDo(format!(
-            "{}: no URLs left to fetch (all fetched, failed {} times, waiting for a later round, or none known)",
+            "{}: no URLs left to fetch (all fetched, failed {} times, waiting for a later round, or none known){recrawl}",
             crawl.root().display(),
             max_retries
         )));
@@ -160,11 +177,19 @@ fn undecided_cap(config: &CrawlConfig) -> (&'static str, u32) {
     (cap_by, config.params.tolerance)
 }
 
-/// The crawl's settings, with `max_retries` saved in them if given.
-fn settle_max_retries(crawl: &CrawlDir, max_retries: Option<u32>) -> Result<CrawlConfig> {
+/// The crawl's settings, with `max_retries` and the refetch schedule
+/// saved in them if given.
+fn settle(crawl: &CrawlDir, options: &GenerateOptions) -> Result<CrawlConfig> {
     let mut config = CrawlConfig::load(crawl)?;
-    if let Some(n) = max_retries.filter(|&n| n != config.limits.max_retries) {
+    let mut changed = config.recrawl.apply(&options.schedule);
+    if let Some(n) = options
+        .max_retries
+        .filter(|&n| n != config.limits.max_retries)
+    {
         config.limits.max_retries = n;
+        changed = true;
+    }
+    if changed {
         config.save(crawl)?;
     }
     Ok(config)

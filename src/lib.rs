@@ -25,6 +25,7 @@ pub mod parallel;
 pub mod parse;
 pub mod refilter;
 pub mod report;
+pub mod schedule;
 pub mod shutdown;
 pub mod sim;
 pub mod sql_files;

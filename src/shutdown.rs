@@ -68,24 +68,12 @@ pub fn parse_until(text: &str) -> Result<std::time::SystemTime, String> {
         let seconds = u64::try_from(at.timestamp()).map_err(|_| format!("{text}: before 1970"))?;
         return Ok(std::time::UNIX_EPOCH + Duration::from_secs(seconds));
     }
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let unit_seconds = match unit {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86_400,
-        _ => 0,
-    };
-    let count: u64 = number.parse().map_err(|_| String::new()).unwrap_or(0);
-    if unit_seconds == 0 || count == 0 || count > 365 * 86_400 {
-        return Err(format!(
+    let duration = crate::schedule::parse_duration(text).map_err(|_| {
+        format!(
             "{text}: give a time (2026-12-01T06:00:00Z) or a duration from now (90s, 45m, 8h, 2d)"
-        ));
-    }
-    Ok(std::time::SystemTime::now() + Duration::from_secs(count * unit_seconds))
+        )
+    })?;
+    Ok(std::time::SystemTime::now() + duration)
 }
 
 /// Listens for SIGINT and SIGTERM on the current runtime: the first

@@ -59,7 +59,7 @@ pub async fn read(engine: &Engine, root: &Path) -> Result<Status> {
             Some(round) => crawl.next_step(round)?.to_string(),
             None => "generate".into(),
         },
-        queue: queue(engine).await?,
+        queue: queue(engine, config.recrawl.refetch_after_ms.is_some()).await?,
         last_round: last_round(engine).await?,
         stopped: config
             .stopped
@@ -68,14 +68,16 @@ pub async fn read(engine: &Engine, root: &Path) -> Result<Status> {
     })
 }
 
-async fn run(engine: &Engine, file: &str) -> Result<Vec<RecordBatch>> {
-    let df = engine.query_file(file, &Params::new()).await?;
+async fn run(engine: &Engine, file: &str, params: &Params) -> Result<Vec<RecordBatch>> {
+    let df = engine.query_file(file, params).await?;
     engine.collect(df).await
 }
 
-async fn queue(engine: &Engine) -> Result<Vec<(String, i64)>> {
+/// URLs by status; with recrawl on, pages due again as `due`.
+async fn queue(engine: &Engine, refetch: bool) -> Result<Vec<(String, i64)>> {
     let mut queue = Vec::new();
-    for batch in run(engine, "reports/queue_by_status.sql").await? {
+    let params = Params::new().set("refetch", refetch);
+    for batch in run(engine, "reports/queue_by_status.sql", &params).await? {
         let status = column::<StringArray>(&batch, "status")?;
         let urls = column::<Int64Array>(&batch, "urls")?;
         queue.extend((0..batch.num_rows()).map(|i| (status.value(i).to_string(), urls.value(i))));
@@ -84,7 +86,7 @@ async fn queue(engine: &Engine) -> Result<Vec<(String, i64)>> {
 }
 
 async fn last_round(engine: &Engine) -> Result<Option<(i32, i64, i64, f64)>> {
-    let batches = run(engine, "reports/harvest_by_round.sql").await?;
+    let batches = run(engine, "reports/harvest_by_round.sql", &Params::new()).await?;
     let Some(batch) = batches.iter().rev().find(|b| b.num_rows() > 0) else {
         return Ok(None);
     };

@@ -59,8 +59,7 @@ pub async fn pipeline_round(dir: &Path) -> anyhow::Result<(Websim, Engine, Crawl
         seed: 1,
         hosts: 1_000,
         pages: 60_000,
-        chrome: false,
-        discovery: false,
+        ..WebSpec::default()
     };
     generated_round(dir, spec, 40_000).await
 }
@@ -87,8 +86,7 @@ pub async fn generated_round(
     let everything = GenerateOptions {
         top_n: u64::MAX >> 1,
         max_per_host: u64::MAX >> 1,
-        max_retries: None,
-        partitions: 1,
+        ..GenerateOptions::default()
     };
     langcrawl::generate::run(&engine, &crawl, &everything).await?;
     Ok((websim, engine, crawl))

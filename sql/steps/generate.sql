@@ -16,9 +16,18 @@
 --          second, the rest of the list by priority;
 --          $slow_start (a learning strategy): a round holds at most as many
 --          URLs as pages fetched so far (at least 10), so the crawl does not
---          spend its budget faster than it learns
--- output:  url, host, depth, priority, pick ('rank' or 'explore') —
---          highest priority first, then shallowest; explored URLs last
+--          spend its budget faster than it learns;
+--          $refetch (recrawl on), $due_by (timestamp: a fetched page whose
+--          next_fetch is at or before it is due; a fetched page never
+--          scheduled is due), $refetch_share: due pages take at most that
+--          share of the list while new URLs wait, and all the room new
+--          URLs leave; target pages first, then the longest overdue. They
+--          go with their validators (etag, last_modified) for a
+--          conditional request, count in the per-host limit after the new
+--          URLs, and not in an undecided server's T + 1 - Na
+-- output:  url, host, depth, priority, pick ('rank', 'explore' or
+--          'refetch'), etag, last_modified — highest priority first, then
+--          shallowest; explored URLs, then due pages last
 WITH deferred_hosts AS (
     -- hosts that answered 429 or 503 and asked to be left alone until later
     SELECT DISTINCT host FROM hosts WHERE deferred_until > $now
@@ -27,6 +36,9 @@ queued AS (
     -- Na and Nr of each URL's server (directory) by window, not by a join:
     -- windows sort, and a sort spills to disk when memory runs short.
     SELECT url, host, dir, depth, priority, status, retries, retry_round,
+           relevant, next_fetch, etag, last_modified,
+           $refetch AND status = 'fetched'
+               AND CASE WHEN next_fetch IS NULL THEN true ELSE next_fetch <= $due_by END AS due,
            SUM(CASE WHEN status = 'fetched' THEN 1 ELSE 0 END)
                OVER (PARTITION BY CASE WHEN $cap_by = 'dir' THEN dir ELSE host END) AS na,
            SUM(CASE WHEN status = 'fetched' AND relevant THEN 1 ELSE 0 END)
@@ -34,25 +46,39 @@ queued AS (
     FROM crawldb
 ),
 candidates AS (
-    SELECT url, host, depth, priority, na, nr,
-           row_number() OVER (PARTITION BY host ORDER BY priority DESC, depth, url) AS host_rank,
+    SELECT url, host, depth, priority, na, nr, due, relevant, next_fetch, etag, last_modified,
+           row_number() OVER (PARTITION BY host ORDER BY due, priority DESC, depth, url) AS host_rank,
            -- the rank within the directory; with a server cap the unit is
            -- the host, its rank host_rank (no column `unit` = host: Ballista
            -- loses such an equality across a shuffle, its issue 1296)
-           row_number() OVER (PARTITION BY dir ORDER BY priority DESC, depth, url) AS dir_rank
+           row_number() OVER (PARTITION BY dir ORDER BY due, priority DESC, depth, url) AS dir_rank
     FROM queued
     WHERE (status = 'unfetched'
-           OR (status = 'error' AND retries < $max_retries))
+           OR (status = 'error' AND retries < $max_retries)
+           OR due)
       -- a failed or deferred URL waits until its retry round
       AND coalesce(retry_round, 0) <= $round
       AND host NOT IN (SELECT host FROM deferred_hosts)
 ),
+allowed AS (
+    SELECT * FROM candidates
+    WHERE host_rank <= $max_per_host
+      AND (due OR $cap_by = 'none' OR nr > 0
+           OR CASE WHEN $cap_by = 'dir' THEN dir_rank ELSE host_rank END <= $tolerance + 1 - na)
+),
 ranked AS (
     SELECT url, host, depth, priority, na, nr,
            row_number() OVER (ORDER BY priority DESC, depth, host_rank, url) AS rank
-    FROM candidates
-    WHERE host_rank <= $max_per_host
-      AND ($cap_by = 'none' OR nr > 0 OR CASE WHEN $cap_by = 'dir' THEN dir_rank ELSE host_rank END <= $tolerance + 1 - na)
+    FROM allowed
+    WHERE NOT due
+),
+due_ranked AS (
+    SELECT url, host, depth, priority, etag, last_modified,
+           row_number() OVER (ORDER BY coalesce(relevant, false) DESC, next_fetch NULLS FIRST,
+                                       priority DESC, url) AS rank
+    FROM allowed
+    -- $refetch again: off, the planner drops this branch whole
+    WHERE due AND $refetch
 ),
 fetched AS (
     SELECT count(*) AS pages FROM crawldb WHERE status = 'fetched'
@@ -63,28 +89,43 @@ sized AS (
     FROM fetched
 ),
 budget AS (
-    SELECT size, fetched, CAST(floor(size * $explore_share) AS BIGINT) AS explored FROM sized
+    -- due pages take their share of the list first (new URLs the rest),
+    -- and after the new URLs whatever room those leave
+    SELECT s.size, s.fetched, s.size - d.first AS new_room,
+           CAST(floor((s.size - d.first) * $explore_share) AS BIGINT) AS explored
+    FROM sized s
+    CROSS JOIN (SELECT least(count(*), CAST(floor(max(z.size) * $refetch_share) AS BIGINT)) AS first
+                FROM due_ranked CROSS JOIN sized z) d
 ),
 unpicked AS (
     SELECT r.*,
            row_number() OVER (PARTITION BY host ORDER BY priority DESC, depth, url) AS left_rank,
            (nr + 2.0 * priority) / (na + 2.0) + sqrt(ln(b.fetched + 2.0) / (na + 1.0)) AS bound
     FROM ranked r CROSS JOIN budget b
-    WHERE r.rank > b.size - b.explored
+    WHERE r.rank > b.new_room - b.explored
 ),
 explored AS (
     SELECT url, host, depth, priority,
            row_number() OVER (ORDER BY left_rank, bound DESC, priority DESC, url) AS rank
     FROM unpicked
-)
-SELECT url, host, depth, priority, pick
-FROM (
-    SELECT r.url, r.host, r.depth, r.priority, 'rank' AS pick, r.rank AS place
+),
+picked AS (
+    SELECT r.url, r.host, r.depth, r.priority, 'rank' AS pick, r.rank AS place,
+           CAST(NULL AS VARCHAR) AS etag, CAST(NULL AS VARCHAR) AS last_modified
     FROM ranked r CROSS JOIN budget b
-    WHERE r.rank <= b.size - b.explored
+    WHERE r.rank <= b.new_room - b.explored
     UNION ALL
-    SELECT e.url, e.host, e.depth, e.priority, 'explore' AS pick, $top_n + e.rank AS place
+    SELECT e.url, e.host, e.depth, e.priority, 'explore' AS pick, $top_n + e.rank AS place,
+           CAST(NULL AS VARCHAR) AS etag, CAST(NULL AS VARCHAR) AS last_modified
     FROM explored e CROSS JOIN budget b
     WHERE e.rank <= b.explored
-) picked
+    UNION ALL
+    SELECT url, host, depth, priority, 'refetch' AS pick, 2 * $top_n + rank AS place,
+           etag, last_modified
+    FROM due_ranked
+)
+SELECT url, host, depth, priority, pick, etag, last_modified
+FROM (SELECT p.*, row_number() OVER (ORDER BY place) AS n FROM picked p) numbered
+CROSS JOIN budget b
+WHERE numbered.n <= b.size
 ORDER BY place

@@ -21,7 +21,14 @@ SELECT s.url, s.host, s.domain, s.tld, s.dir,
        CAST(NULL AS VARCHAR)   AS found_from,
        CAST(NULL AS VARCHAR)   AS found_anchor,
        CAST(NULL AS INT)       AS redirect_hops,
-       CAST(NULL AS INT)       AS retry_round
+       CAST(NULL AS INT)       AS retry_round,
+       CAST(NULL AS VARCHAR)   AS etag,
+       CAST(NULL AS VARCHAR)   AS last_modified,
+       CAST(NULL AS TIMESTAMP) AS fetched_at,
+       CAST(NULL AS TIMESTAMP) AS next_fetch,
+       CAST(NULL AS BIGINT)    AS refetch_ms,
+       CAST(NULL AS INT)       AS fetches,
+       CAST(NULL AS INT)       AS changes
 FROM seeds s
 LEFT JOIN crawldb c ON s.url = c.url
 WHERE c.url IS NULL

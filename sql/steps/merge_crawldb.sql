@@ -31,7 +31,8 @@ SELECT p.url, p.host, p.domain, p.tld, p.dir,
             WHEN r.priority > p.priority THEN r.priority ELSE p.priority END AS priority,
        p.discovered_round, p.fetched_round, p.http_status, p.redirect_to, p.lang,
        p.lang_confidence, p.lang_source, p.relevant, p.digest, p.found_from, p.found_anchor,
-       p.redirect_hops, p.retry_round
+       p.redirect_hops, p.retry_round,
+       p.etag, p.last_modified, p.fetched_at, p.next_fetch, p.refetch_ms, p.fetches, p.changes
 FROM crawldb_after_round p
 LEFT JOIN raised r ON r.url = p.url
 LEFT JOIN pruned x ON x.url = p.url
@@ -54,6 +55,13 @@ SELECT url, dst_host, dst_domain, dst_tld, dst_dir,
        src_url               AS found_from,
        anchor                AS found_anchor,
        CAST(redirect_hops AS INT) AS redirect_hops,
-       CAST(NULL AS INT)     AS retry_round
+       CAST(NULL AS INT)     AS retry_round,
+       CAST(NULL AS VARCHAR) AS etag,
+       CAST(NULL AS VARCHAR) AS last_modified,
+       CAST(NULL AS TIMESTAMP) AS fetched_at,
+       CAST(NULL AS TIMESTAMP) AS next_fetch,
+       CAST(NULL AS BIGINT)  AS refetch_ms,
+       CAST(NULL AS INT)     AS fetches,
+       CAST(NULL AS INT)     AS changes
 FROM accepted
 WHERE pick = 1

@@ -17,6 +17,7 @@ SELECT url, host, domain, tld, dir,
        CASE WHEN fetched_round <= $round THEN lang_source END AS lang_source,
        CASE WHEN fetched_round <= $round THEN relevant END AS relevant,
        CASE WHEN fetched_round <= $round THEN digest END AS digest,
-       found_from, found_anchor, redirect_hops, retry_round
+       found_from, found_anchor, redirect_hops, retry_round,
+       etag, last_modified, fetched_at, next_fetch, refetch_ms, fetches, changes
 FROM crawldb
 WHERE discovered_round < $round

@@ -10,9 +10,11 @@
 --               is), 2+ (neither): links since the last relevant page
 -- and what the features judged later need (src_relevant, dir). The link
 -- joins the crawl's frontier (open_links.sql) until its destination is
--- fetched.
--- inputs:  page_links, crawldb_after_round
--- params:  $target_lang, $han_matches, $round
+-- fetched. A page fetched again (recrawl) adds only its links to URLs the
+-- crawl did not know: its other links were described when it was first
+-- fetched, and are not labelled twice.
+-- inputs:  page_links, crawldb_after_round, crawldb
+-- params:  $target_lang, $han_matches, $round, $recrawl (the crawl refetches)
 -- output:  the frontier schema (store::schema::FRONTIER)
 WITH described AS (
     SELECT l.src_url, l.dst_url AS url, l.src_host, l.dst_host, l.dst_dir AS dir, l.kind,
@@ -22,10 +24,14 @@ WITH described AS (
            l.hreflang, url_lang(l.dst_url) AS dst_url_lang,
            anchor_matches(l.anchor_lang, $target_lang, $han_matches) AS anchor_on_target,
            l.anchor_lang,
-           reverse(split_part(reverse(l.dst_tld), '.', 1)) AS tld
+           reverse(split_part(reverse(l.dst_tld), '.', 1)) AS tld,
+           s.fetched_round < $round AND d.url IS NOT NULL AS described_before
     FROM page_links l
     LEFT JOIN crawldb_after_round s ON s.url = l.src_url
     LEFT JOIN crawldb_after_round f ON f.url = s.found_from
+    -- the stored crawldb: the URLs known before this round (only a
+    -- recrawl fetches a page twice; off, the planner drops this join)
+    LEFT JOIN (SELECT url FROM crawldb WHERE $recrawl) d ON d.url = l.dst_url
 )
 SELECT CAST($round AS INT) AS found_round, src_url, url, src_host, dst_host, dir, src_priority,
        src_relevant, kind,
@@ -41,3 +47,4 @@ SELECT CAST($round AS INT) AS found_round, src_url, url, src_host, dst_host, dir
        tld,
        CASE WHEN src_relevant THEN '0' WHEN finder_relevant THEN '1' ELSE '2+' END AS hops
 FROM described
+WHERE NOT coalesce(described_before, false)

@@ -3,7 +3,10 @@
 -- params:  $target_lang (ISO 639-3), $relevant_class ('' unless a
 --          simulated topic crawl: then a page of that class is relevant)
 -- output:  url, status, http_status, redirect_to, lang, lang_confidence,
---          lang_source (`parse-failed` when parse failed), digest, relevant
+--          lang_source (`parse-failed` when parse failed), digest, relevant,
+--          and the answer's validators (etag, last_modified) and time
+--          (a `not-modified` page has no parse row: its language is the
+--          crawldb's)
 SELECT f.url,
        f.status,
        f.http_status,
@@ -17,6 +20,9 @@ SELECT f.url,
        CASE WHEN f.status = 'fetched' THEN
            coalesce(CASE WHEN $relevant_class = '' THEN p.lang = $target_lang
                          ELSE p.class = $relevant_class END, false)
-       END AS relevant
+       END AS relevant,
+       f.etag,
+       f.last_modified,
+       f.fetched_at
 FROM fetch f
 LEFT JOIN parse p ON f.url = p.url

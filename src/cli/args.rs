@@ -218,6 +218,8 @@ pub struct GenerateArgs {
     /// Split the fetch list by host into N parts (at most 4096), fetched and parsed each with `--partition I` (on any machine that sees the crawl directory); updatedb gathers them
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = partition_count)]
     pub partitions: usize,
+    #[command(flatten)]
+    pub recrawl: super::recrawl_args::RecrawlArgs,
 }
 
 #[derive(Debug, Args)]

@@ -10,6 +10,7 @@ mod commands;
 mod export_args;
 mod fetch_args;
 mod options;
+mod recrawl_args;
 mod websim_args;
 
 pub use args::*;

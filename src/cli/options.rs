@@ -38,6 +38,8 @@ impl GenerateArgs {
             max_per_host: self.max_per_host,
             max_retries: self.max_retries,
             partitions: self.partitions,
+            schedule: self.recrawl.change(),
+            refetch_ahead: self.recrawl.refetch_ahead.unwrap_or_default(),
         }
     }
 }

@@ -65,6 +65,11 @@ pub struct WebsimArgs {
     /// among every 4th negotiate the language by Accept-Language
     #[arg(long)]
     pub discovery: bool,
+    /// Let every 3rd page change between visits, and hosts send ETag and
+    /// Last-Modified (every 3rd host only Last-Modified, every 3rd neither)
+    /// and answer 304 to matching validators: a web to recrawl
+    #[arg(long)]
+    pub changes: bool,
     /// Number of pages, spread over the hosts
     #[arg(long, default_value_t = 6000)]
     pub pages: usize,

@@ -52,6 +52,11 @@ impl Params {
         self
     }
 
+    /// The value set for `name`.
+    pub fn get(&self, name: &str) -> Option<&ScalarValue> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
     /// Only the parameters that `sql` mentions, so DataFusion sees no strays.
     fn used_by(&self, sql: &str) -> Vec<(String, ScalarValue)> {
         self.0
@@ -400,6 +405,11 @@ pub fn now() -> ScalarValue {
     let ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);
+    timestamp(ms)
+}
+
+/// A time in milliseconds since 1970 as a SQL parameter (a UTC timestamp).
+pub fn timestamp(ms: i64) -> ScalarValue {
     ScalarValue::TimestampMillisecond(Some(ms), Some("UTC".into()))
 }
 

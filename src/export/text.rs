@@ -2,7 +2,8 @@
 //! its main text (`main_text`), url, title, language, confidence, charset,
 //! fetch time and text digest; the lines a host repeats on many pages
 //! removed (`site_lines`); too-short texts, and with `--dedup` exact and
-//! near duplicates (`dedup`), left out and counted. Written as gzipped
+//! near duplicates (`dedup`), left out and counted; a page fetched again
+//! in a recrawl is exported once, as first fetched. Written as gzipped
 //! JSON lines or as one Parquet file, renamed into place when complete.
 
 use std::io::Write;
@@ -59,6 +60,9 @@ pub struct TextReport {
     pub exact_duplicates: usize,
     pub near_duplicates: usize,
     pub written: usize,
+    /// Later fetches of a page already exported (a recrawl): only a
+    /// page's first version is in the corpus.
+    pub later_versions: usize,
 }
 
 /// One record of the corpus.
@@ -116,14 +120,19 @@ pub async fn export(
     };
     let mut lines = SiteLines::create(dir, options.site_boilerplate_pages)?;
     let params = Params::new().set("lang", lang);
+    let mut exported = std::collections::HashSet::new();
     for round in fetched_rounds(crawl, options.rounds)? {
         register_round(engine, crawl, round).await?;
         let df = engine.query_file("export/text_pages.sql", &params).await?;
         let mut stream = engine.stream(df).await?;
         while let Some(batch) = stream.next().await {
             let batch = batch.map_err(Error::sql(format!("reading round {round}")))?;
-            report.pages += batch.num_rows();
             for (mut record, main) in records(&batch)? {
+                if !exported.insert(record.url.clone()) {
+                    report.later_versions += 1;
+                    continue;
+                }
+                report.pages += 1;
                 let Some(main) = main else {
                     report.no_main_text += 1;
                     continue;

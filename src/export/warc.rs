@@ -1,7 +1,9 @@
 //! `export warc`: every answered request of the chosen rounds as a
-//! `request` and a `response` record, or a `revisit` when an earlier record
+//! `request` and a `response` record, or a `revisit`: when an earlier record
 //! of this export stored the same complete payload (identical-payload-digest
-//! profile); WARC/1.1, gzip per record, rotated files with CDXJ indexes.
+//! profile), or when the server answered a conditional request `304 Not
+//! Modified` (server-not-modified, referring to the URL's last response in
+//! the export); WARC/1.1, gzip per record, rotated files with CDXJ indexes.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -12,7 +14,7 @@ use datafusion::arrow::array::{
 use futures::StreamExt;
 
 use super::warc_file::{file_prefix, FileSpec, WarcFiles};
-use super::warc_record::{sha1_digest, Exchange, Record};
+use super::warc_record::{sha1_digest, Exchange, Record, Revisit};
 use super::{fetched_rounds, register_round};
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
@@ -67,11 +69,13 @@ pub async fn export(
     let mut export = Export {
         files: &mut files,
         stored: HashMap::new(),
+        last_of_url: HashMap::new(),
         report: WarcReport::default(),
     };
     let params = Params::new()
         .set("only_target", options.only_target)
         .set("target_lang", target);
+    crate::catalog::crawldb(engine, crawl).await?;
     for round in rounds {
         register_round(engine, crawl, round).await?;
         let df = engine
@@ -97,11 +101,13 @@ pub async fn export(
     Ok(report)
 }
 
-/// The export in progress: the files, and the response record that first
-/// stored each complete payload (by digest).
+/// The export in progress: the files, the response record that first
+/// stored each complete payload (by digest), and the last one of each URL
+/// (what a `304` refers to).
 struct Export<'a> {
     files: &'a mut WarcFiles,
     stored: HashMap<String, Record>,
+    last_of_url: HashMap<String, Record>,
     report: WarcReport,
 }
 
@@ -111,18 +117,36 @@ impl Export<'_> {
         let (request, response) = exchange.records(&info);
         let complete = exchange.payload_truncated.is_none() && !exchange.payload.is_empty();
         let digest = sha1_digest(&exchange.payload);
-        let original = complete.then(|| self.stored.get(&digest)).flatten();
-        let written = match original {
-            Some(original) => {
+        let profile = if exchange.http_status == 304 {
+            Some(Revisit::ServerNotModified)
+        } else if complete && self.stored.contains_key(&digest) {
+            Some(Revisit::IdenticalPayload)
+        } else {
+            None
+        };
+        let written = match profile {
+            Some(profile) => {
                 self.report.revisits += 1;
-                exchange.revisit(&info, original)
+                let original = match profile {
+                    Revisit::ServerNotModified => self.last_of_url.get(&exchange.url),
+                    Revisit::IdenticalPayload => self.stored.get(&digest),
+                }
+                .cloned();
+                if let Some(original) = &original {
+                    self.last_of_url
+                        .insert(exchange.url.clone(), original.clone());
+                }
+                exchange.revisit(&info, profile, original.as_ref())
             }
             None => {
                 self.report.responses += 1;
+                let mut stub = response.clone();
+                stub.block = Vec::new();
                 if complete {
-                    let mut stub = response.clone();
-                    stub.block = Vec::new();
-                    self.stored.insert(digest, stub);
+                    self.stored.insert(digest, stub.clone());
+                }
+                if exchange.http_status / 100 == 2 {
+                    self.last_of_url.insert(exchange.url.clone(), stub);
                 }
                 response
             }

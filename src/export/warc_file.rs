@@ -176,7 +176,8 @@ fn cdxj_line(record: &Record, file: &str, offset: u64, length: u64) -> Option<St
             .map(|v| v.trim().to_ascii_lowercase())
             .unwrap_or_default(),
     };
-    let digest = record.value("WARC-Payload-Digest")?;
+    // a revisit of a 304 whose original is not in the export has none
+    let digest = record.value("WARC-Payload-Digest").unwrap_or_default();
     // The fields in the order, and with the spacing, pywb's indexer
     // (cdxj-indexer) writes them.
     let fields = [
@@ -189,7 +190,7 @@ fn cdxj_line(record: &Record, file: &str, offset: u64, length: u64) -> Option<St
         ("filename", file.to_string()),
     ]
     .iter()
-    .filter(|(k, v)| *k != "mime" || !v.is_empty())
+    .filter(|(k, v)| !matches!(*k, "mime" | "digest") || !v.is_empty())
     .map(|(k, v)| format!("\"{k}\": {}", serde_json::Value::from(v.as_str())))
     .collect::<Vec<_>>()
     .join(", ");

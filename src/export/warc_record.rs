@@ -6,9 +6,27 @@
 use data_encoding::BASE32;
 use sha1::{Digest, Sha1};
 
-/// The revisit profile for a payload already stored under another URL.
-pub const IDENTICAL_PAYLOAD: &str =
-    "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest";
+/// Why a `revisit` record stands in for a response (its WARC-Profile).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Revisit {
+    /// A payload already stored (under this URL or another).
+    IdenticalPayload,
+    /// A `304 Not Modified` to a conditional request.
+    ServerNotModified,
+}
+
+impl Revisit {
+    pub fn profile(self) -> &'static str {
+        match self {
+            Revisit::IdenticalPayload => {
+                "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
+            }
+            Revisit::ServerNotModified => {
+                "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
+            }
+        }
+    }
+}
 
 /// `sha1:<base32>` of `bytes`.
 pub fn sha1_digest(bytes: &[u8]) -> String {
@@ -158,22 +176,35 @@ impl Exchange {
         (request, response)
     }
 
-    /// A `revisit` record in place of the response: the payload is the one
-    /// `original` (a response record) stored.
-    pub fn revisit(&self, warcinfo_id: &str, original: &Record) -> Record {
+    /// A `revisit` record in place of the response, for the reason `why`:
+    /// the payload is the one `original` (a response record) stored — for
+    /// a `304`, the page's last response in the export, if any.
+    pub fn revisit(&self, warcinfo_id: &str, why: Revisit, original: Option<&Record>) -> Record {
         let date = warc_date(self.fetched_at_ms);
         let id = self.response_id(&date);
         let mut revisit = self
             .common(Record::new("revisit", id, date), warcinfo_id)
             .field("Content-Type", "application/http;msgtype=response")
-            .field("WARC-Profile", IDENTICAL_PAYLOAD)
-            .field("WARC-Payload-Digest", sha1_digest(&self.payload));
+            .field("WARC-Profile", why.profile());
+        // a 304 carries no payload: the digest is the original's (as
+        // Heritrix writes it), so an index finds what to replay
+        let digest = match why {
+            Revisit::IdenticalPayload => Some(sha1_digest(&self.payload)),
+            Revisit::ServerNotModified => original
+                .and_then(|o| o.value("WARC-Payload-Digest"))
+                .map(str::to_string),
+        };
+        if let Some(digest) = digest {
+            revisit = revisit.field("WARC-Payload-Digest", digest);
+        }
         for (from, to) in [
             ("WARC-Target-URI", "WARC-Refers-To-Target-URI"),
             ("WARC-Date", "WARC-Refers-To-Date"),
             ("WARC-Record-ID", "WARC-Refers-To"),
         ] {
-            revisit = revisit.field(to, original.value(from).unwrap_or_default());
+            if let Some(value) = original.and_then(|o| o.value(from)) {
+                revisit = revisit.field(to, value);
+            }
         }
         revisit.block = self.response_head();
         revisit

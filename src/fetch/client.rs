@@ -10,7 +10,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use reqwest::header::{
     HeaderMap, HeaderValue, ACCEPT, ACCEPT_ENCODING, ACCEPT_LANGUAGE, CONTENT_ENCODING,
-    CONTENT_TYPE, LOCATION, RETRY_AFTER, USER_AGENT, VARY,
+    CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, LOCATION, RETRY_AFTER,
+    USER_AGENT, VARY,
 };
 use reqwest::{redirect, Proxy};
 
@@ -56,6 +57,9 @@ pub struct Response {
     pub retry_after: Option<String>,
     /// The answer's `Vary` header (`Accept-Language` on a site that negotiates).
     pub vary: Option<String>,
+    /// The answer's validators, sent back when the page is fetched again.
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
     /// The response headers as received, `name: value` per line.
     pub headers: Option<String>,
     /// The request head as sent (request line, headers, blank line; CRLF).
@@ -78,6 +82,40 @@ pub struct Response {
     pub refused: bool,
     pub fetched_at_ms: i64,
     pub elapsed_ms: i64,
+}
+
+/// What a page's last answer said to send back when it is fetched again:
+/// its `ETag` (as `If-None-Match`) and `Last-Modified` (as
+/// `If-Modified-Since`); empty for a page never fetched.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Validators {
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+}
+
+impl Validators {
+    /// The conditional request headers (a value that is not a valid
+    /// header value is not sent).
+    fn headers(&self) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in [
+            (IF_NONE_MATCH, &self.etag),
+            (IF_MODIFIED_SINCE, &self.last_modified),
+        ] {
+            if let Some(value) = value.as_deref().and_then(|v| HeaderValue::from_str(v).ok()) {
+                headers.insert(name, value);
+            }
+        }
+        headers
+    }
+
+    /// Whether the request is conditional (a validator that can be sent).
+    pub fn any(&self) -> bool {
+        [&self.etag, &self.last_modified]
+            .into_iter()
+            .flatten()
+            .any(|v| HeaderValue::from_str(v).is_ok())
+    }
 }
 
 /// The HTTP client and the headers it sends with every request.
@@ -144,8 +182,14 @@ fn request_headers(user_agent: &str, accept_language: Option<&str>) -> Result<He
 }
 
 /// The request head as sent: the request line, `host` (as the HTTP client
-/// writes it: the port unless it is the scheme's), the client's headers.
-fn request_head(url: &str, version: &str, headers: &HeaderMap) -> Option<String> {
+/// writes it: the port unless it is the scheme's), the client's headers,
+/// the request's own (`extra`).
+fn request_head(
+    url: &str,
+    version: &str,
+    headers: &HeaderMap,
+    extra: &HeaderMap,
+) -> Option<String> {
     let url = url::Url::parse(url).ok()?;
     let mut target = url.path().to_string();
     if let Some(query) = url.query() {
@@ -156,7 +200,7 @@ fn request_head(url: &str, version: &str, headers: &HeaderMap) -> Option<String>
         host = format!("{host}:{port}");
     }
     let mut head = format!("GET {target} {version}\r\nhost: {host}\r\n");
-    for (name, value) in headers {
+    for (name, value) in headers.iter().chain(extra) {
         let value = String::from_utf8_lossy(value.as_bytes());
         head.push_str(&format!("{name}: {value}\r\n"));
     }
@@ -166,15 +210,28 @@ fn request_head(url: &str, version: &str, headers: &HeaderMap) -> Option<String>
 
 /// GETs `url`, reading at most `max_content_bytes` of the body.
 pub async fn get(client: &Client, url: &str, max_content_bytes: usize) -> Response {
+    get_if(client, url, max_content_bytes, &Validators::default()).await
+}
+
+/// GETs `url` with its `validators` (a conditional request when it has
+/// any), reading at most `max_content_bytes` of the body.
+pub async fn get_if(
+    client: &Client,
+    url: &str,
+    max_content_bytes: usize,
+    validators: &Validators,
+) -> Response {
     let started = Instant::now();
     let fetched_at_ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);
-    let mut response = match client.inner.get(url).send().await {
+    let conditional = validators.headers();
+    let request = client.inner.get(url).headers(conditional.clone());
+    let mut response = match request.send().await {
         Ok(response) => {
             let mut read = read(response, max_content_bytes).await;
             let version = read.http_version.as_deref().unwrap_or("HTTP/1.1");
-            read.request = request_head(url, version, &client.headers);
+            read.request = request_head(url, version, &client.headers, &conditional);
             read
         }
         Err(e) => Response {
@@ -202,6 +259,8 @@ async fn read(mut response: reqwest::Response, cap: usize) -> Response {
         location: header(LOCATION),
         retry_after: header(RETRY_AFTER),
         vary: all_values(response.headers(), VARY),
+        etag: header(ETAG),
+        last_modified: header(LAST_MODIFIED),
         headers: Some(headers_text(response.headers())),
         http_version: Some(format!("{:?}", response.version())),
         remote_ip: response.remote_addr().map(|a| a.ip().to_string()),

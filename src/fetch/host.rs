@@ -12,7 +12,7 @@ use super::client::Client;
 use tokio::sync::{mpsc, Semaphore};
 
 use super::backoff::{asks_to_wait, http_date, now_ms, retry_after, HostPace};
-use super::client::{self, Response};
+use super::client::{self, Response, Validators};
 use super::hosts::{HostRecord, ROBOTS_MAX_AGE_MS};
 use super::memory_budget::Reserved;
 use super::politeness::{self, Turn};
@@ -40,10 +40,17 @@ pub struct Shared {
     pub phase_deadline: Option<Instant>,
 }
 
+/// A fetch-list URL, with its validators when it was fetched before.
+#[derive(Debug, Clone, Default)]
+pub struct Queued {
+    pub url: String,
+    pub validators: Validators,
+}
+
 /// A host's URLs in fetch-list order, and what the hosts table knew of it.
 pub struct HostQueue {
     pub host: String,
-    pub urls: Vec<String>,
+    pub urls: Vec<Queued>,
     pub prior: Option<HostRecord>,
     /// The politeness queue it takes turns in (its own, or shared with
     /// the hosts of its domain or address).
@@ -72,8 +79,8 @@ impl Shared {
     /// returns the host's record for the hosts table.
     pub async fn run(&self, queue: &HostQueue, sent: &AtomicUsize) -> HostRecord {
         let mut run = HostRun::new(self, queue);
-        for url in &queue.urls {
-            let row = run.outcome(url).await;
+        for queued in &queue.urls {
+            let row = run.outcome(&queued.url, &queued.validators).await;
             if self.tx.send(row).await.is_err() {
                 break;
             }
@@ -114,8 +121,8 @@ impl<'a> HostRun<'a> {
         }
     }
 
-    /// The row of one URL.
-    async fn outcome(&mut self, url: &str) -> FetchRow {
+    /// The row of one URL (a conditional request when it has validators).
+    async fn outcome(&mut self, url: &str, validators: &Validators) -> FetchRow {
         #[cfg(test)]
         if url.ends_with("/panic-in-test") {
             panic!("a test asked for a panic at {url}");
@@ -141,10 +148,14 @@ impl<'a> HostRun<'a> {
             return self.row(url, "robots_denied", "disallowed by robots.txt".into());
         }
         let max_bytes = self.shared.options.client.max_content_bytes;
-        let Some((response, memory)) = self.polite_get(url, max_bytes).await else {
+        let Some((response, memory)) = self.polite_get(url, max_bytes, validators).await else {
             return self.deferred(url);
         };
         let mut row = classify(url.to_string(), self.host.to_string(), response);
+        if row.status == "not-modified" && !validators.any() {
+            row.status = "error";
+            row.response.error = Some("304 Not Modified to a request without validators".into());
+        }
         row.memory = Some(memory);
         if row.status == "deferred" && row.response.error.is_none() {
             row.response.error = self.pace.stopped.clone();
@@ -281,7 +292,9 @@ impl<'a> HostRun<'a> {
         if own && !self.robots.as_ref().is_some_and(|r| r.allows(url.as_str())) {
             return Err("disallowed by robots.txt".into());
         }
-        let got = self.polite_get(url.as_str(), MAX_DECODED_BYTES).await;
+        let got = self
+            .polite_get(url.as_str(), MAX_DECODED_BYTES, &Validators::default())
+            .await;
         got.ok_or_else(|| self.pace.stopped.clone().unwrap_or_default())
     }
 
@@ -291,7 +304,12 @@ impl<'a> HostRun<'a> {
     /// for the host's back-off and, with `--delay-factor`, its delay.
     /// `None`, the queue stopped, when the deadline or a stop request
     /// comes first.
-    async fn polite_get(&mut self, url: &str, max_bytes: usize) -> Option<(Response, Reserved)> {
+    async fn polite_get(
+        &mut self,
+        url: &str,
+        max_bytes: usize,
+        validators: &Validators,
+    ) -> Option<(Response, Reserved)> {
         let turn = self.turn;
         let mut last = turn.take().await;
         let wait = politeness::wait(&last, self.delay);
@@ -299,7 +317,7 @@ impl<'a> HostRun<'a> {
             return None;
         }
         let mut memory = self.shared.page_memory.reserve(max_bytes).await;
-        let response = self.get(url, max_bytes).await?;
+        let response = self.get(url, max_bytes, validators).await?;
         memory.shrink_to(response.content.len() + response.payload.as_ref().map_or(0, Vec::len));
         *last = Some(Instant::now());
         self.pace.record(&response);
@@ -330,8 +348,10 @@ impl<'a> HostRun<'a> {
         let shared = self.shared;
         let allow_private = shared.options.allow_private;
         let answer = robots::fetch(start, allow_private, |url| async move {
+            let unconditional = Validators::default();
+            let get = shared.get(url.as_str(), MAX_ROBOTS_BYTES, &unconditional);
             let got = tokio::select! {
-                got = within(deadline, shared.get(url.as_str(), MAX_ROBOTS_BYTES)) => got,
+                got = within(deadline, get) => got,
                 _ = shared.options.stop.grace_over() => None,
             };
             got.unwrap_or_else(|| Response {
@@ -381,11 +401,16 @@ impl<'a> HostRun<'a> {
     /// GETs `url` within the host's deadline; `None` (and the queue
     /// stopped) if the deadline came first, or the grace after a stop
     /// request.
-    async fn get(&mut self, url: &str, max_bytes: usize) -> Option<Response> {
+    async fn get(
+        &mut self,
+        url: &str,
+        max_bytes: usize,
+        validators: &Validators,
+    ) -> Option<Response> {
         self.start_budget().await;
         let stop = &self.shared.options.stop;
         let got = tokio::select! {
-            got = within(self.pace.deadline(), self.shared.get(url, max_bytes)) => got,
+            got = within(self.pace.deadline(), self.shared.get(url, max_bytes, validators)) => got,
             _ = stop.grace_over() => {
                 self.pace.stop(shutdown::STOPPED.into());
                 None
@@ -409,9 +434,9 @@ impl<'a> HostRun<'a> {
 
 impl Shared {
     /// One GET, holding a connection slot.
-    async fn get(&self, url: &str, max_bytes: usize) -> Response {
+    async fn get(&self, url: &str, max_bytes: usize, validators: &Validators) -> Response {
         let _permit = self.permits.acquire().await;
-        client::get(&self.client, url, max_bytes).await
+        client::get_if(&self.client, url, max_bytes, validators).await
     }
 }
 

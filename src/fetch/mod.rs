@@ -36,11 +36,12 @@ use tokio::sync::{mpsc, Semaphore};
 
 use crate::error::{Error, Result};
 use crate::store::activity::ActivityFile;
-use crate::store::rows::column;
-use crate::store::schema::{FETCH, SITEMAPS};
+use crate::store::rows::{column, opt_str};
+use crate::store::schema::{FETCH, FETCHLIST, SITEMAPS};
+use crate::store::segment::conform;
 use crate::store::{read_batches, CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
-use client::ClientOptions;
-use host::{HostQueue, Shared};
+use client::{ClientOptions, Validators};
+use host::{HostQueue, Queued, Shared};
 use hosts::HostRecord;
 pub use rows::{classify, FetchRow};
 
@@ -106,6 +107,8 @@ pub struct FetchReport {
     pub round: u32,
     pub urls: usize,
     pub fetched: usize,
+    /// Fetched before and answered 304 Not Modified to a conditional request.
+    pub not_modified: usize,
     pub redirects: usize,
     pub gone: usize,
     pub errors: usize,
@@ -140,6 +143,9 @@ impl std::fmt::Display for FetchReport {
             self.refused,
             self.bytes / 1024
         )?;
+        if self.not_modified > 0 {
+            write!(f, ", {} not modified", self.not_modified)?;
+        }
         if self.sitemaps > 0 {
             write!(f, ", {} sitemap files", self.sitemaps)?;
         }
@@ -254,9 +260,9 @@ async fn run_queue(shared: Arc<Shared>, queue: HostQueue) -> Option<HostRecord> 
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
             let left = &queue.urls[sent.load(Ordering::SeqCst).min(queue.urls.len())..];
-            for url in left {
+            for queued in left {
                 let row = rows::unfetched(
-                    url,
+                    &queued.url,
                     &queue.host,
                     "error",
                     format!("fetch task panicked (a bug): {why}"),
@@ -277,16 +283,29 @@ async fn host_queues(
     round: RoundId,
     options: &FetchOptions,
 ) -> Result<Vec<HostQueue>> {
-    let mut queues: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for batch in read_batches(&crawl.segment(round, Phase::Fetchlist), 8192)? {
-        let batch = batch?;
+    let mut queues: BTreeMap<String, Vec<Queued>> = BTreeMap::new();
+    let fetchlist = crawl.segment(round, Phase::Fetchlist);
+    for batch in read_batches(&fetchlist, 8192)? {
+        let batch = conform(&batch?, &FETCHLIST).map_err(|message| Error::SegmentRead {
+            path: fetchlist.clone(),
+            message,
+        })?;
         let urls = column::<StringArray>(&batch, "url")?;
         let hosts = column::<StringArray>(&batch, "host")?;
+        let etags = column::<StringArray>(&batch, "etag")?;
+        let last_modified = column::<StringArray>(&batch, "last_modified")?;
         for row in 0..batch.num_rows() {
+            let validators = Validators {
+                etag: opt_str(etags, row).map(str::to_string),
+                last_modified: opt_str(last_modified, row).map(str::to_string),
+            };
             queues
                 .entry(hosts.value(row).to_string())
                 .or_default()
-                .push(urls.value(row).to_string());
+                .push(Queued {
+                    url: urls.value(row).to_string(),
+                    validators,
+                });
         }
     }
     let names: HashSet<&str> = queues.keys().map(String::as_str).collect();
@@ -334,7 +353,13 @@ mod tests {
         .to_vec();
         let queue = HostQueue {
             host: "10.0.0.1".into(),
-            urls: urls.clone(),
+            urls: urls
+                .iter()
+                .map(|url| Queued {
+                    url: url.clone(),
+                    ..Queued::default()
+                })
+                .collect(),
             prior: None,
             turn: Default::default(),
         };

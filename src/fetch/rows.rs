@@ -1,7 +1,8 @@
 //! The rows of the `fetch` segment: each fetch-list URL's outcome, how an
 //! answer is named, and the writer thread that counts and writes them.
 //!
-//! Statuses: `fetched`, `redirect`, `gone` (4xx), `error` (5xx, network;
+//! Statuses: `fetched`, `not-modified` (304 to a conditional request: the
+//! page is as last fetched), `redirect`, `gone` (4xx), `error` (5xx, network;
 //! retried in a later round), `robots_denied`, `deferred` (not requested now:
 //! robots.txt unavailable, 429/503 back-off, too many failures in a row, the
 //! host's time budget or the phase's deadline; the URL keeps its retries),
@@ -48,6 +49,7 @@ impl FetchReport {
         self.bytes += row.response.content.len() as u64;
         match row.status {
             "fetched" => self.fetched += 1,
+            "not-modified" => self.not_modified += 1,
             "redirect" => self.redirects += 1,
             "gone" => self.gone += 1,
             "robots_denied" => self.robots_denied += 1,
@@ -96,6 +98,7 @@ pub fn classify(url: String, host: String, mut response: Response) -> FetchRow {
         (status, None) if asks_to_wait(status) => "deferred",
         (_, Some(_)) | (None, _) => "error",
         (Some(200..=299), None) => "fetched",
+        (Some(304), None) => "not-modified",
         (Some(300..=399), None) => {
             let base = url::Url::parse(&url).ok();
             match response
@@ -210,6 +213,8 @@ fn to_batch(rows: &[FetchRow]) -> RecordBatch {
         Arc::new(rows.iter().map(FetchRow::payload).collect::<BinaryArray>()),
         strings(|r| r.response.payload_truncated),
         strings(|r| r.response.vary.as_deref()),
+        strings(|r| r.response.etag.as_deref()),
+        strings(|r| r.response.last_modified.as_deref()),
     ];
     RecordBatch::try_new(FETCH.clone(), columns).expect("fetch rows match the fetch schema")
 }
@@ -232,6 +237,7 @@ mod tests {
     #[test]
     fn answers_are_named() {
         assert_eq!(status_of(answered(200)), "fetched");
+        assert_eq!(status_of(answered(304)), "not-modified");
         assert_eq!(status_of(answered(404)), "gone");
         assert_eq!(status_of(answered(410)), "gone");
         assert_eq!(status_of(answered(429)), "deferred");

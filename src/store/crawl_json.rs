@@ -44,6 +44,9 @@ pub struct CrawlConfig {
     /// What fetch asks servers for beyond pages: a language, sitemaps.
     #[serde(default)]
     pub fetch: FetchSettings,
+    /// When fetched pages are due again (off: each URL is fetched once).
+    #[serde(default)]
+    pub recrawl: crate::schedule::Schedule,
     /// One line per completed phase run, oldest first.
     #[serde(default)]
     pub log: Vec<PhaseLog>,
@@ -232,6 +235,7 @@ impl Default for CrawlConfig {
             params: StrategyParams::default(),
             limits: CrawlLimits::default(),
             fetch: FetchSettings::default(),
+            recrawl: crate::schedule::Schedule::default(),
             log: Vec::new(),
             stopped: None,
         }

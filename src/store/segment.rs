@@ -351,6 +351,8 @@ mod tests {
                 Arc::new(Int32Array::from(vec![0])),
                 Arc::new(Float64Array::from(vec![1.0])),
                 Arc::new(StringArray::from(vec!["rank"])),
+                Arc::new(StringArray::from(vec![None::<&str>])),
+                Arc::new(StringArray::from(vec![None::<&str>])),
             ],
         )
         .unwrap();
@@ -385,6 +387,8 @@ mod tests {
                 Arc::new(Int32Array::from(vec![0; rows])),
                 Arc::new(Float64Array::from(vec![1.0; rows])),
                 Arc::new(StringArray::from(vec!["rank"; rows])),
+                Arc::new(StringArray::from(vec![None::<&str>; rows])),
+                Arc::new(StringArray::from(vec![None::<&str>; rows])),
             ],
         )
         .unwrap()

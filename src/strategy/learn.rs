@@ -62,7 +62,14 @@ impl LinkSelection {
         if !self.strategy.learns {
             return engine.register_empty("url_scores", URL_SCORES.clone());
         }
-        let params = self.sql_params().set("round", round.0 as i32);
+        let recrawl = crate::store::CrawlConfig::load(crawl)?
+            .recrawl
+            .refetch_after_ms
+            .is_some();
+        let params = self
+            .sql_params()
+            .set("round", round.0 as i32)
+            .set("recrawl", recrawl);
         register_before(engine, crawl, round, keep.is_none()).await?;
         let features = engine
             .query_file("views/link_features.sql", &params)

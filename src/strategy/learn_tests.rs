@@ -265,8 +265,12 @@ async fn open_links_label_links_by_their_destination_and_leave_it_out_of_its_ser
         .set("target_lang", "tha")
         .set("han_matches", true)
         .set("tolerance", 10i64)
-        .set("round", 3i32);
-    let pages = format!("SELECT *, 0.0 AS priority FROM ({PAGES})");
+        .set("round", 3i32)
+        .set("recrawl", false);
+    engine
+        .register_empty("crawldb", crate::store::schema::CRAWLDB.clone())
+        .unwrap();
+    let pages = format!("SELECT *, 0.0 AS priority, 3 AS fetched_round FROM ({PAGES})");
     for (name, sql) in [
         ("crawldb_after_round", pages),
         ("page_links", PAGE_LINKS.into()),

@@ -34,6 +34,7 @@ pub fn small_spec() -> super::WebSpec {
         pages: 400,
         chrome: false,
         discovery: true,
+        changes: false,
     }
 }
 
@@ -273,6 +274,7 @@ fn gzipped(body: &str) -> SimResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::websim::server::SimRequest;
 
     fn web() -> Web {
         Web::generate(small_spec())
@@ -286,7 +288,11 @@ mod tests {
         for (url, lang) in &hidden {
             assert_eq!(web.truth(url), Some(*lang), "{url}");
             let parsed = url::Url::parse(url).unwrap();
-            let answer = web.respond_to(parsed.host_str().unwrap(), parsed.path(), None);
+            let answer = web.respond_to(
+                parsed.host_str().unwrap(),
+                parsed.path(),
+                &SimRequest::default(),
+            );
             assert_eq!(answer.status, 200, "{url}");
         }
     }
@@ -299,8 +305,12 @@ mod tests {
             .expect("one negotiates");
         let name = web.hosts[h].name.clone();
         let tag = LANGS[web.alternate_lang(h)].tag;
-        let asked = web.respond_to(&name, "/", Some(&format!("{tag}, en;q=0.5")));
-        let plain = web.respond_to(&name, "/", None);
+        let asking = SimRequest {
+            accept_language: Some(format!("{tag}, en;q=0.5")),
+            ..SimRequest::default()
+        };
+        let asked = web.respond_to(&name, "/", &asking);
+        let plain = web.respond_to(&name, "/", &SimRequest::default());
         assert_ne!(asked.body, plain.body);
         assert!(asked
             .headers

@@ -14,6 +14,7 @@ use super::render::{
 };
 pub use super::render::{Declared, SimResponse};
 use super::rng::Rng;
+use super::server::SimRequest;
 use super::shapes::{self, Front, HostShapes};
 use super::traps::TrapPage;
 
@@ -31,6 +32,9 @@ pub struct WebSpec {
     /// Some sites list pages in sitemaps that no page links to, and some
     /// negotiate the language (see `discovery`).
     pub discovery: bool,
+    /// Some pages change between visits, and hosts answer conditional
+    /// requests (see `revisions`).
+    pub changes: bool,
 }
 
 impl Default for WebSpec {
@@ -41,6 +45,7 @@ impl Default for WebSpec {
             pages: 6000,
             chrome: false,
             discovery: false,
+            changes: false,
         }
     }
 }
@@ -227,13 +232,21 @@ impl Web {
         }
     }
 
-    /// Answers `GET http://<host><path>` asked with `accept_language`
-    /// (which only a negotiating site reads, see `discovery`).
-    pub fn respond_to(&self, host: &str, path: &str, accept_language: Option<&str>) -> SimResponse {
-        let discovered = self
-            .host(host)
-            .and_then(|(h, _)| self.discovery_answer(h, path, accept_language));
-        discovered.unwrap_or_else(|| self.respond(host, path))
+    /// Answers `GET http://<host><path>` asked with `request`'s headers:
+    /// its Accept-Language (which only a negotiating site reads, see
+    /// `discovery`) and validators (with `--changes`, see `revisions`).
+    pub fn respond_to(&self, host: &str, path: &str, request: &SimRequest) -> SimResponse {
+        let Some((h, _)) = self.host(host) else {
+            return self.respond(host, path);
+        };
+        let accept_language = request.accept_language.as_deref();
+        let answer = self
+            .discovery_answer(h, path, accept_language)
+            .unwrap_or_else(|| self.respond(host, path));
+        if self.spec.changes {
+            return self.revised(h, path, request, answer);
+        }
+        answer
     }
 
     /// Answers `GET http://<host><path>`.

@@ -20,6 +20,7 @@ pub mod discovery;
 pub mod generator;
 pub mod graph_site;
 pub mod render;
+pub mod revisions;
 pub mod rng;
 pub mod server;
 pub mod shapes;

@@ -22,9 +22,9 @@ use crate::error::{Error, Result};
 pub trait Site: Send + Sync + 'static {
     fn respond(&self, host: &str, path: &str) -> SimResponse;
 
-    /// The answer to a request that asked for `accept_language`; a site
-    /// that does not negotiate ignores it.
-    fn respond_to(&self, host: &str, path: &str, _accept_language: Option<&str>) -> SimResponse {
+    /// The answer to a request with these headers; a site that neither
+    /// negotiates nor answers conditional requests ignores them.
+    fn respond_to(&self, host: &str, path: &str, _request: &SimRequest) -> SimResponse {
         self.respond(host, path)
     }
 }
@@ -34,16 +34,27 @@ impl Site for Web {
         Web::respond(self, host, path)
     }
 
-    fn respond_to(&self, host: &str, path: &str, accept_language: Option<&str>) -> SimResponse {
-        Web::respond_to(self, host, path, accept_language)
+    fn respond_to(&self, host: &str, path: &str, request: &SimRequest) -> SimResponse {
+        Web::respond_to(self, host, path, request)
     }
 }
 
-/// One request served: `http://host/path` and its Accept-Language.
+/// The request headers a site may answer by: the language asked for and
+/// the validators of a conditional request.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SimRequest {
+    pub accept_language: Option<String>,
+    pub if_none_match: Option<String>,
+    pub if_modified_since: Option<String>,
+}
+
+/// One request served: `http://host/path` and the headers a site reads.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Served {
     pub url: String,
     pub accept_language: Option<String>,
+    pub if_none_match: Option<String>,
+    pub if_modified_since: Option<String>,
 }
 
 /// Every request served, for tests to inspect.
@@ -125,18 +136,28 @@ fn answer<B, S: Site>(
                 })
         })
         .unwrap_or_default();
-    let accept_language = request
-        .headers()
-        .get(hyper::header::ACCEPT_LANGUAGE)
-        .and_then(|v| v.to_str().ok());
+    let header = |name| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|v: &hyper::header::HeaderValue| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let asked = SimRequest {
+        accept_language: header(hyper::header::ACCEPT_LANGUAGE),
+        if_none_match: header(hyper::header::IF_NONE_MATCH),
+        if_modified_since: header(hyper::header::IF_MODIFIED_SINCE),
+    };
     if let Some(log) = log {
         let mut log = log.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         log.push(Served {
             url: format!("http://{host}{}", request.uri().path()),
-            accept_language: accept_language.map(str::to_string),
+            accept_language: asked.accept_language.clone(),
+            if_none_match: asked.if_none_match.clone(),
+            if_modified_since: asked.if_modified_since.clone(),
         });
     }
-    to_http(web.respond_to(&host, request.uri().path(), accept_language))
+    to_http(web.respond_to(&host, request.uri().path(), &asked))
 }
 
 fn to_http(sim: SimResponse) -> Response<Full<Bytes>> {

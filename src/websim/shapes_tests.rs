@@ -13,6 +13,7 @@ const SMALL: WebSpec = WebSpec {
     pages: 2_400,
     chrome: false,
     discovery: false,
+    changes: false,
 };
 
 /// How often each shape occurs in a web: every page and `/moved/` page

@@ -19,7 +19,7 @@ const PHASES: [&str; 4] = ["generate", "fetch", "parse", "updatedb"];
 /// What a user reads of a crawl, without the times of day and durations
 /// that differ from run to run.
 const TABLES: [&str; 12] = [
-    "SELECT url, status, depth, round(priority, 9), lang, relevant, discovered_round, fetched_round FROM crawldb ORDER BY url",
+    "SELECT url, status, depth, round(priority, 9), lang, relevant, discovered_round, fetched_round, fetches FROM crawldb ORDER BY url",
     "SELECT host, robots_status, robots_body, robots_error FROM hosts ORDER BY host",
     "SELECT round, url, priority FROM fetchlist ORDER BY round, url",
     "SELECT round, url, status, http_status, content_length FROM fetch ORDER BY round, url",

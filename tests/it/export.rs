@@ -23,6 +23,7 @@ fn crawl_with_chrome() -> Crawl {
         pages: 2_400,
         chrome: true,
         discovery: false,
+        changes: false,
     };
     let crawl = Crawl::on(spawn_background(Web::generate(spec), 0).unwrap());
     crawl.crawl_japanese(3);
@@ -218,7 +219,7 @@ pub fn hostile_answers_are_archived_as_sent(crawl: &Path) {
 }
 
 /// The records of a `.jsonl.gz` corpus.
-fn corpus(path: &Path) -> Vec<serde_json::Value> {
+pub fn corpus(path: &Path) -> Vec<serde_json::Value> {
     let mut text = String::new();
     flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
         .read_to_string(&mut text)

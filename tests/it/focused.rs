@@ -42,6 +42,7 @@ fn wide_web() -> Websim {
         pages: 60_000,
         chrome: false,
         discovery: false,
+        changes: false,
     };
     spawn_background(Web::generate(spec), 0).expect("synthetic web starts")
 }

@@ -346,6 +346,9 @@ fn write_fetchlist(dir: &Path, urls: &[String]) {
             Arc::new(Int32Array::from(vec![0; urls.len()])),
             Arc::new(Float64Array::from(vec![1.0; urls.len()])),
             Arc::new(StringArray::from_iter_values(urls.iter().map(|_| "rank"))),
+            // no validators: first fetches
+            Arc::new(StringArray::new_null(urls.len())),
+            Arc::new(StringArray::new_null(urls.len())),
         ],
     )
     .unwrap();

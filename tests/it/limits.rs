@@ -108,6 +108,7 @@ fn web_with_traps() -> (Web, Vec<String>) {
                 pages: 600,
                 chrome: false,
                 discovery: false,
+                changes: false,
             })
         })
         .find_map(|web| {

@@ -26,6 +26,7 @@ mod politeness;
 mod readers;
 mod real_pages;
 mod recovery;
+mod recrawl;
 mod simulation;
 mod status;
 mod strategies;

@@ -24,6 +24,7 @@ pub fn small_spec() -> WebSpec {
         pages: 2_400,
         chrome: false,
         discovery: false,
+        changes: false,
     }
 }
 

@@ -56,8 +56,12 @@ async fn export_text(ctx: &Context, crawl: &CrawlDir, args: &TextArgs) -> Result
         site_boilerplate_pages: args.site_boilerplate,
     };
     let r = text::export(&ctx.engine, crawl, &options).await?;
+    let versions = match r.later_versions {
+        0 => String::new(),
+        n => format!(" ({n} later fetches of them not exported)"),
+    };
     ctx.say(format!(
-        "export text: {} pages in {}; {} repeated site lines removed; left out: {} without main text, {} under {} chars, {} exact and {} near duplicates; {} written -> {}",
+        "export text: {} pages in {}{versions}; {} repeated site lines removed; left out: {} without main text, {} under {} chars, {} exact and {} near duplicates; {} written -> {}",
         r.pages,
         r.lang,
         r.boilerplate_lines,

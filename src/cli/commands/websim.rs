@@ -126,6 +126,7 @@ pub(in crate::cli) async fn serve(args: &WebsimArgs) -> Result<()> {
         pages: args.pages.max(1),
         chrome: args.chrome,
         discovery: args.discovery,
+        changes: args.changes,
     });
     let listener = crate::websim::server::bind(args.listen)?;
     let addr = listener.local_addr().map_err(Error::io("listener"))?;

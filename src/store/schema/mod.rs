@@ -28,6 +28,14 @@ fn boolean(name: &str, nullable: bool) -> Field {
     Field::new(name, DataType::Boolean, nullable)
 }
 
+fn timestamp(name: &str, nullable: bool) -> Field {
+    Field::new(
+        name,
+        DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
+        nullable,
+    )
+}
+
 /// One row per known URL: the current state of the crawl.
 pub static CRAWLDB: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
@@ -57,6 +65,19 @@ pub static CRAWLDB: LazyLock<SchemaRef> = LazyLock::new(|| {
         int32("redirect_hops", true),
         // a failed or deferred URL is not generated before this round
         int32("retry_round", true),
+        // Recrawl (NULL before a page is fetched, or in crawldbs written
+        // before recrawl existed): the validators of its last answer,
+        utf8("etag", true),
+        utf8("last_modified", true),
+        // when it was last fetched (200 or 304), when it is due again
+        // (NULL: not scheduled; `--refetch-after` is off), the interval
+        // that gave that time,
+        timestamp("fetched_at", true),
+        timestamp("next_fetch", true),
+        int64("refetch_ms", true),
+        // how often it was fetched, and how often a fetch found it changed
+        int32("fetches", true),
+        int32("changes", true),
     ]))
 });
 
@@ -67,9 +88,14 @@ pub static FETCHLIST: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("host", false),
         int32("depth", false),
         float64("priority", false),
-        // why generate chose it: `rank` (its priority) or `explore` (a
-        // learning strategy's exploration share; NULL in older lists)
+        // why generate chose it: `rank` (its priority), `explore` (a
+        // learning strategy's exploration share) or `refetch` (a fetched
+        // page due again); NULL in older lists
         utf8("pick", true),
+        // a due page's validators, sent as If-None-Match and
+        // If-Modified-Since
+        utf8("etag", true),
+        utf8("last_modified", true),
     ]))
 });
 
@@ -78,7 +104,8 @@ pub static FETCH: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
         utf8("url", false),
         utf8("host", false),
-        // fetched | redirect | gone | error | robots_denied (| unrecorded, in a simulation)
+        // fetched | not-modified | redirect | gone | error | robots_denied |
+        // deferred | refused (| unrecorded, in a simulation)
         utf8("status", false),
         int32("http_status", true),
         utf8("redirect_to", true),
@@ -87,11 +114,7 @@ pub static FETCH: LazyLock<SchemaRef> = LazyLock::new(|| {
         Field::new("content", DataType::Binary, true),
         Field::new("content_length", DataType::Int64, false),
         boolean("truncated", false),
-        Field::new(
-            "fetched_at",
-            DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
-            false,
-        ),
+        timestamp("fetched_at", false),
         Field::new("fetch_ms", DataType::Int64, false),
         utf8("error", true),
         // What WARC records need (NULL in segments written before them):
@@ -107,6 +130,10 @@ pub static FETCH: LazyLock<SchemaRef> = LazyLock::new(|| {
         // the answer's Vary header (`Accept-Language`: the site negotiates
         // the language; NULL in segments written before it was kept)
         utf8("vary", true),
+        // the answer's validators (ETag, Last-Modified), sent back when
+        // the page is fetched again
+        utf8("etag", true),
+        utf8("last_modified", true),
     ]))
 });
 
@@ -120,11 +147,7 @@ pub static TEXT: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("lang", false),
         float64("lang_confidence", true),
         utf8("charset", true),
-        Field::new(
-            "fetched_at",
-            DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
-            false,
-        ),
+        timestamp("fetched_at", false),
         // sha1 of the text, base32 (`sha1:...`, as WARC digests)
         utf8("digest", false),
         Field::new("chars", DataType::Int64, false),
@@ -422,27 +445,20 @@ pub static CLASS_RULES: LazyLock<SchemaRef> = LazyLock::new(|| {
 /// `deferred_until`). Rewritten whole by each fetch; rows with nothing
 /// current left are dropped.
 pub static HOSTS: LazyLock<SchemaRef> = LazyLock::new(|| {
-    let utc_millis = |name: &str, nullable| {
-        Field::new(
-            name,
-            DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
-            nullable,
-        )
-    };
     Arc::new(Schema::new(vec![
         utf8("host", false),
         // the robots.txt request: when, the final answer's HTTP status
         // (after redirects), its body (capped at 512 KiB), or why none came
-        utc_millis("robots_fetched_at", true),
+        timestamp("robots_fetched_at", true),
         int32("robots_status", true),
         Field::new("robots_body", DataType::Binary, true),
         utf8("robots_error", true),
         // no request to the host before this time, and why
-        utc_millis("deferred_until", true),
+        timestamp("deferred_until", true),
         utf8("deferred_reason", true),
         // timeouts and connection errors in a row at the end of the last run
         int32("failures", false),
-        utc_millis("updated_at", false),
+        timestamp("updated_at", false),
         // the round whose fetch read the host's sitemaps (with its
         // robots.txt; NULL: none read, or a table written before)
         int32("sitemaps_round", true),
