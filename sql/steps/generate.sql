@@ -88,14 +88,20 @@ sized AS (
            pages AS fetched
     FROM fetched
 ),
-budget AS (
+due_count AS (
+    SELECT count(*) AS due FROM due_ranked
+),
+room AS (
     -- due pages take their share of the list first (new URLs the rest),
     -- and after the new URLs whatever room those leave
-    SELECT s.size, s.fetched, s.size - d.first AS new_room,
-           CAST(floor((s.size - d.first) * $explore_share) AS BIGINT) AS explored
-    FROM sized s
-    CROSS JOIN (SELECT least(count(*), CAST(floor(max(z.size) * $refetch_share) AS BIGINT)) AS first
-                FROM due_ranked CROSS JOIN sized z) d
+    SELECT s.size, s.fetched,
+           s.size - least(d.due, CAST(floor(s.size * $refetch_share) AS BIGINT)) AS new_room
+    FROM sized s CROSS JOIN due_count d
+),
+budget AS (
+    SELECT size, fetched, new_room,
+           CAST(floor(new_room * $explore_share) AS BIGINT) AS explored
+    FROM room
 ),
 unpicked AS (
     SELECT r.*,

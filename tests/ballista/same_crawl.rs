@@ -11,7 +11,8 @@ pub fn outcome(crawl: &Crawl) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
         rows
     };
     (
-        sorted("SELECT * FROM crawldb"),
+        // every column but when each page was fetched (and so is due)
+        sorted("SELECT * EXCLUDE (fetched_at, next_fetch) FROM crawldb"),
         sorted("SELECT * FROM decisions"),
     )
 }
