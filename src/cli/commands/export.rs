@@ -25,7 +25,7 @@ async fn export_warc(ctx: &Context, crawl: &CrawlDir, args: &WarcArgs) -> Result
     };
     let report = warc::export(&ctx.engine, crawl, &options).await?;
     ctx.say(format!(
-        "export warc: {} requests and responses ({} revisits of a payload already stored, {} truncated) in {} file(s), {} bytes -> {}",
+        "export warc: {} requests and responses ({} revisits: a payload already stored or a 304; {} truncated) in {} file(s), {} bytes -> {}",
         report.exchanges,
         report.revisits,
         report.truncated,
