@@ -86,6 +86,7 @@ pub async fn run(
     let (cap_by, tolerance) = undecided_cap(&config);
     let top_n = within_max_pages(engine, crawl, &config, options.top_n).await?;
     crate::catalog::hosts(engine, crawl).await?;
+    let now_ms = crate::fetch::backoff::now_ms();
     let params = Params::new()
         .set("cap_by", cap_by)
         .set("tolerance", tolerance as i64)
@@ -95,8 +96,7 @@ pub async fn run(
         .set("max_per_host", options.max_per_host as i64)
         .set("max_retries", i64::from(max_retries))
         .set("round", round.0 as i32)
-        .set("now", crate::engine::now());
-    let now_ms = crate::fetch::backoff::now_ms();
+        .set("now", crate::engine::timestamp(now_ms));
     let params = config
         .recrawl
         .due_params(params, now_ms, options.refetch_ahead);

@@ -128,14 +128,17 @@ impl Export<'_> {
             Some(profile) => {
                 self.report.revisits += 1;
                 let original = match profile {
-                    Revisit::ServerNotModified => self.last_of_url.get(&exchange.url),
-                    Revisit::IdenticalPayload => self.stored.get(&digest),
-                }
-                .cloned();
-                if let Some(original) = &original {
-                    self.last_of_url
-                        .insert(exchange.url.clone(), original.clone());
-                }
+                    Revisit::ServerNotModified => self.last_of_url.get(&exchange.url).cloned(),
+                    Revisit::IdenticalPayload => {
+                        // this URL's payload is now that stored record's
+                        let original = self.stored.get(&digest).cloned();
+                        if let Some(original) = &original {
+                            self.last_of_url
+                                .insert(exchange.url.clone(), original.clone());
+                        }
+                        original
+                    }
+                };
                 exchange.revisit(&info, profile, original.as_ref())
             }
             None => {

@@ -80,6 +80,8 @@ pub struct Response {
     pub error: Option<String>,
     /// The address guard refused the connection (`error` says why).
     pub refused: bool,
+    /// The request carried validators (If-None-Match, If-Modified-Since).
+    pub conditional: bool,
     pub fetched_at_ms: i64,
     pub elapsed_ms: i64,
 }
@@ -107,14 +109,6 @@ impl Validators {
             }
         }
         headers
-    }
-
-    /// Whether the request is conditional (a validator that can be sent).
-    pub fn any(&self) -> bool {
-        [&self.etag, &self.last_modified]
-            .into_iter()
-            .flatten()
-            .any(|v| HeaderValue::from_str(v).is_ok())
     }
 }
 
@@ -241,6 +235,7 @@ pub async fn get_if(
         },
     };
     response.fetched_at_ms = fetched_at_ms;
+    response.conditional = !conditional.is_empty();
     response.elapsed_ms = started.elapsed().as_millis() as i64;
     response
 }

@@ -152,10 +152,6 @@ impl<'a> HostRun<'a> {
             return self.deferred(url);
         };
         let mut row = classify(url.to_string(), self.host.to_string(), response);
-        if row.status == "not-modified" && !validators.any() {
-            row.status = "error";
-            row.response.error = Some("304 Not Modified to a request without validators".into());
-        }
         row.memory = Some(memory);
         if row.status == "deferred" && row.response.error.is_none() {
             row.response.error = self.pace.stopped.clone();

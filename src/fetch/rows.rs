@@ -98,7 +98,11 @@ pub fn classify(url: String, host: String, mut response: Response) -> FetchRow {
         (status, None) if asks_to_wait(status) => "deferred",
         (_, Some(_)) | (None, _) => "error",
         (Some(200..=299), None) => "fetched",
-        (Some(304), None) => "not-modified",
+        (Some(304), None) if response.conditional => "not-modified",
+        (Some(304), None) => {
+            response.error = Some("304 Not Modified to a request without validators".into());
+            "error"
+        }
         (Some(300..=399), None) => {
             let base = url::Url::parse(&url).ok();
             match response
@@ -237,7 +241,12 @@ mod tests {
     #[test]
     fn answers_are_named() {
         assert_eq!(status_of(answered(200)), "fetched");
-        assert_eq!(status_of(answered(304)), "not-modified");
+        assert_eq!(status_of(answered(304)), "error", "not asked conditionally");
+        let conditional = Response {
+            conditional: true,
+            ..answered(304)
+        };
+        assert_eq!(status_of(conditional), "not-modified");
         assert_eq!(status_of(answered(404)), "gone");
         assert_eq!(status_of(answered(410)), "gone");
         assert_eq!(status_of(answered(429)), "deferred");
