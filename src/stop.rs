@@ -1,7 +1,9 @@
 //! When a crawl stops by itself: after `--max-pages` fetch requests, or
 //! when what it fetches stops paying. The yield is measured, not
-//! predicted: the target pages among the fetch requests of the last two
-//! merged rounds (`sql/reports/round_yield.sql`), apart for the URLs
+//! predicted: the target pages among the fetch requests of the last
+//! merged round — and of as many rounds before it as it takes to expect
+//! ten target pages at the minimum yield (200 requests at 0.05) —
+//! (`sql/reports/round_yield.sql`), apart for the URLs
 //! generate picked by rank and those it picked to explore. The crawl stops
 //! when both fall below `--min-yield` (a round without explored URLs counts
 //! the ranked ones only). The stop and its reason are kept in crawl.json.
@@ -13,8 +15,12 @@ use crate::error::Result;
 use crate::store::rows::column;
 use crate::store::{CrawlConfig, CrawlDir, StrategyParams};
 
-/// Merged rounds the yield is pooled over.
-const YIELD_ROUNDS: u32 = 2;
+/// The yield is pooled over the last round, and over as many earlier
+/// rounds as it takes to hold enough fetch requests to expect this many
+/// target pages at the yield `--min-yield` names (200 requests at 0.05):
+/// a learning strategy's rounds vary in size, and the yield of a few
+/// dozen requests says little.
+const YIELD_EVIDENCE: f64 = 10.0;
 
 /// One round's fetch requests picked one way (`rank` or `explore`).
 #[derive(Debug, Clone, PartialEq)]
@@ -92,10 +98,8 @@ pub fn reason(yields: &[RoundYield], params: &StrategyParams) -> Option<String> 
     }
     let min = params.min_yield?;
     let last = yields.iter().map(|y| y.round).max()?;
-    let first = last.saturating_sub(YIELD_ROUNDS - 1).max(1);
-    if last < YIELD_ROUNDS {
-        return None;
-    }
+    let needed = (YIELD_EVIDENCE / min.max(f64::MIN_POSITIVE)).ceil() as u64;
+    let first = window_start(yields, last, needed)?;
     let ranked = pooled(yields, "rank", first, last).share();
     let explored = pooled(yields, "explore", first, last).share();
     let below = |share: Option<f64>| share.is_none_or(|s| s < min);
@@ -103,11 +107,37 @@ pub fn reason(yields: &[RoundYield], params: &StrategyParams) -> Option<String> 
         return None;
     }
     let show = |share: Option<f64>| share.map_or("-".to_string(), |s| format!("{s:.3}"));
+    let rounds = match first == last {
+        true => format!("round {last}"),
+        false => format!("rounds {first}-{last}"),
+    };
     Some(format!(
-        "min-yield: target share of rounds {first}-{last}'s fetches {} ranked, {} explored, below {min}",
+        "min-yield: target share of {rounds}'s fetches {} ranked, {} explored, below {min}",
         show(ranked),
         show(explored)
     ))
+}
+
+/// The first round of the window the yield is judged on, ending at round
+/// `last`: the latest rounds that hold `needed` requests; `None` while the
+/// crawl has not made that many, or has made only the seeds' round (the
+/// user's choice, not the strategy's).
+fn window_start(yields: &[RoundYield], last: u32, needed: u64) -> Option<u32> {
+    if last < 2 {
+        return None;
+    }
+    let mut requests = 0;
+    for first in (1..=last).rev() {
+        requests += yields
+            .iter()
+            .filter(|y| y.round == first)
+            .map(|y| y.requests)
+            .sum::<u64>();
+        if requests >= needed {
+            return Some(first);
+        }
+    }
+    None
 }
 
 /// The yield line of round `round`: its ranked and explored requests and
@@ -197,7 +227,38 @@ mod tests {
     }
 
     #[test]
-    fn a_single_round_is_not_enough_to_judge_the_yield() {
+    fn small_rounds_are_pooled_until_they_hold_enough_requests() {
+        // at 0.05, ten target pages' worth: 200 requests
+        let rows = [
+            y(1, "rank", 150, 100),
+            y(2, "rank", 120, 1),
+            y(3, "rank", 40, 1),
+            y(4, "rank", 40, 0),
+        ];
+        let why = reason(&rows, &params(Some(0.05), None)).unwrap();
+        assert!(why.contains("rounds 2-4") && why.contains("0.010"), "{why}");
+        // rounds 3-4 alone (1 of 80) would stop too soon: round 2 found
+        // little, but a large round 1 within the window keeps it going
+        let paying = [
+            y(1, "rank", 150, 100),
+            y(2, "rank", 40, 1),
+            y(3, "rank", 40, 0),
+        ];
+        assert_eq!(reason(&paying, &params(Some(0.05), None)), None);
+        // too few requests in all: no judgement yet
+        let few = [y(1, "rank", 50, 0), y(2, "rank", 50, 0)];
+        assert_eq!(reason(&few, &params(Some(0.05), None)), None);
+        // a last round that holds enough is judged alone
+        let large = [y(1, "rank", 150, 100), y(2, "rank", 300, 2)];
+        let why = reason(&large, &params(Some(0.05), None)).unwrap();
+        assert!(
+            why.contains("of round 2's") && why.contains("0.007"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn the_seeds_round_alone_is_not_judged() {
         let first = [y(1, "rank", 100, 0)];
         assert_eq!(reason(&first, &params(Some(0.5), None)), None);
     }

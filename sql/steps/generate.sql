@@ -16,7 +16,11 @@
 --          second, the rest of the list by priority;
 --          $slow_start (a learning strategy): a round holds at most as many
 --          URLs as pages fetched so far (at least 10), so the crawl does not
---          spend its budget faster than it learns;
+--          spend its budget faster than it learns; and only the new URLs
+--          at least $round_cut as likely as the best (or as many as it
+--          takes to expect $round_expect target pages, and at least
+--          $round_floor of the pages fetched): the others wait for the
+--          next round's model, which has learned from these;
 --          $refetch (recrawl on), $due_by (timestamp: a fetched page whose
 --          next_fetch is at or before it is due; a fetched page never
 --          scheduled is due), $refetch_share: due pages take at most that
@@ -68,7 +72,9 @@ allowed AS (
 ),
 ranked AS (
     SELECT url, host, depth, priority, na, nr,
-           row_number() OVER (ORDER BY priority DESC, depth, host_rank, url) AS rank
+           row_number() OVER (ORDER BY priority DESC, depth, host_rank, url) AS rank,
+           -- the priorities of the URLs ranked before this one, summed
+           sum(priority) OVER (ORDER BY priority DESC, depth, host_rank, url) - priority AS before
     FROM allowed
     WHERE NOT due
 ),
@@ -83,10 +89,21 @@ due_ranked AS (
 fetched AS (
     SELECT count(*) AS pages FROM crawldb WHERE status = 'fetched'
 ),
+promising AS (
+    -- a learning strategy's round: the new URLs at least $round_cut as
+    -- likely as the best one, or as many as it takes to expect
+    -- $round_expect target pages (priorities are probabilities)
+    SELECT count(*) AS urls
+    FROM ranked CROSS JOIN (SELECT max(priority) AS best FROM ranked) b
+    WHERE $slow_start AND (ranked.priority >= $round_cut * b.best OR ranked.before < $round_expect)
+),
 sized AS (
-    SELECT CASE WHEN $slow_start THEN least($top_n, greatest(10, pages)) ELSE $top_n END AS size,
-           pages AS fetched
-    FROM fetched
+    SELECT CASE WHEN $slow_start
+                THEN least($top_n, greatest(10, least(f.pages,
+                         greatest(p.urls, CAST(ceil($round_floor * f.pages) AS BIGINT)))))
+                ELSE $top_n END AS size,
+           f.pages AS fetched
+    FROM fetched f CROSS JOIN promising p
 ),
 due_count AS (
     SELECT count(*) AS due FROM due_ranked

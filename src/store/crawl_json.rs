@@ -99,8 +99,9 @@ pub struct StrategyParams {
     /// `adaptive`: the share of each round's fetch list spent on the
     /// servers the crawl knows least (generate's bandit).
     pub explore_share: f64,
-    /// Stop when the target share of the last two rounds' fetches, ranked
-    /// and explored alike, falls below this (`crate::stop`).
+    /// Stop when the target share of the last round's fetches (with as
+    /// many rounds before it as it takes to hold 10 / this requests),
+    /// ranked and explored alike, falls below this (`crate::stop`).
     pub min_yield: Option<f64>,
     /// Stop after this many fetch requests.
     pub max_pages: Option<u64>,

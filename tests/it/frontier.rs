@@ -143,6 +143,22 @@ fn target_pages_behind_three_foreign_pages_are_all_covered_exploring_and_rescori
     assert!(changed > 0, "no queued URL was re-scored");
 }
 
+/// The first of the latest rounds up to `last` that hold `needed` fetch
+/// requests together.
+fn window_start(crawl: &Path, last: i64, needed: i64) -> i64 {
+    let mut held = 0;
+    for round in (1..=last).rev() {
+        held += number(
+            crawl,
+            &format!("SELECT count(*) FROM fetchlist WHERE round = {round}"),
+        );
+        if held >= needed {
+            return round;
+        }
+    }
+    panic!("rounds 1-{last} hold {held} requests, fewer than {needed}")
+}
+
 #[test]
 fn min_yield_stops_the_crawl_by_itself_and_says_why() {
     let tmp = tempfile::tempdir().unwrap();
@@ -155,15 +171,21 @@ fn min_yield_stops_the_crawl_by_itself_and_says_why() {
         .as_str()
         .unwrap_or_else(|| panic!("{config}"));
     assert!(reason.starts_with("min-yield"), "{reason}");
-    // Independently: the last two rounds' target share, ranked and explored, below 0.3.
+    // Independently: the latest rounds that hold 10 / 0.3 requests (34),
+    // their target share, ranked and explored, below 0.3.
     let last = stopped["round"].as_i64().unwrap();
+    let first = window_start(&crawl, last, 34);
+    assert!(
+        reason.contains(&format!("{first}-{last}'s"))
+            || reason.contains(&format!("round {last}'s")),
+        "{reason}, window {first}-{last}"
+    );
     let shares = sql_rows(
         &crawl,
         &format!(
             "SELECT f.pick, CAST(sum(CASE WHEN c.relevant THEN 1 ELSE 0 END) AS DOUBLE) / count(*) \
              FROM fetchlist f JOIN crawldb c ON c.url = f.url \
-             WHERE f.round >= {} GROUP BY f.pick",
-            last - 1
+             WHERE f.round >= {first} AND f.round <= {last} GROUP BY f.pick"
         ),
     );
     assert!(!shares.is_empty());
