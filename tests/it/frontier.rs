@@ -141,6 +141,51 @@ fn target_pages_behind_three_foreign_pages_are_all_covered_exploring_and_rescori
          WHERE c.fetched_round > c.discovered_round + 1 AND abs(c.priority - d.priority) > 1e-9",
     );
     assert!(changed > 0, "no queued URL was re-scored");
+    rounds_hold_the_likeliest_urls(&crawl);
+}
+
+/// A round above its floor (10 URLs, a tenth of the pages fetched) holds,
+/// of the URLs it ranks, only those at least half as likely as its best,
+/// or those before which its priorities sum to less than five target
+/// pages; and some round was cut below the size it was allowed.
+fn rounds_hold_the_likeliest_urls(crawl: &Path) {
+    let mut rounds = sql_rows(
+        crawl,
+        "WITH f AS (SELECT round, count(*) AS size FROM fetchlist GROUP BY round), \
+              done AS (SELECT fetched_round AS round, count(*) AS pages FROM crawldb \
+                       WHERE status = 'fetched' GROUP BY fetched_round) \
+         SELECT f.round, f.size, coalesce(sum(d.pages), 0) \
+         FROM f LEFT JOIN done d ON d.round < f.round \
+         WHERE f.round > 1 GROUP BY f.round, f.size",
+    );
+    rounds.sort_by_key(|row| row[0].parse::<i64>().unwrap());
+    let last = rounds.last().unwrap()[0].clone();
+    let mut cut = 0;
+    for row in &rounds {
+        let [round, size, fetched] = [0, 1, 2].map(|i| row[i].parse::<i64>().unwrap());
+        let floor = 10.max((fetched + 9) / 10);
+        if size < 20.min(fetched) && row[0] != last {
+            cut += 1;
+        }
+        if size <= floor {
+            continue;
+        }
+        let outside = number(
+            crawl,
+            &format!(
+                "SELECT count(*) FROM (SELECT priority, max(priority) OVER () AS best, \
+                        sum(priority) OVER (ORDER BY priority DESC, url \
+                            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before \
+                 FROM fetchlist WHERE round = {round} AND pick = 'rank') r \
+                 WHERE r.priority < 0.5 * r.best AND coalesce(r.before, 0) >= 5"
+            ),
+        );
+        assert_eq!(
+            outside, 0,
+            "round {round} of {size}: {outside} URLs below the cut"
+        );
+    }
+    assert!(cut > 0, "no round was cut: {rounds:?}");
 }
 
 /// The first of the latest rounds up to `last` that hold `needed` fetch
