@@ -73,8 +73,10 @@ allowed AS (
 ranked AS (
     SELECT url, host, depth, priority, na, nr,
            row_number() OVER (ORDER BY priority DESC, depth, host_rank, url) AS rank,
-           -- the priorities of the URLs ranked before this one, summed
-           sum(priority) OVER (ORDER BY priority DESC, depth, host_rank, url) - priority AS before
+           -- the priorities of the URLs ranked before this one, summed,
+           -- and the best priority: what a learning strategy's round holds
+           sum(priority) OVER (ORDER BY priority DESC, depth, host_rank, url) - priority AS before,
+           max(priority) OVER () AS best
     FROM allowed
     WHERE NOT due
 ),
@@ -94,8 +96,8 @@ promising AS (
     -- likely as the best one, or as many as it takes to expect
     -- $round_expect target pages (priorities are probabilities)
     SELECT count(*) AS urls
-    FROM ranked CROSS JOIN (SELECT max(priority) AS best FROM ranked) b
-    WHERE $slow_start AND (ranked.priority >= $round_cut * b.best OR ranked.before < $round_expect)
+    FROM ranked
+    WHERE $slow_start AND (priority >= $round_cut * best OR before < $round_expect)
 ),
 sized AS (
     SELECT CASE WHEN $slow_start

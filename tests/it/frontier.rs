@@ -191,12 +191,16 @@ fn rounds_hold_the_likeliest_urls(crawl: &Path) {
 /// The first of the latest rounds up to `last` that hold `needed` fetch
 /// requests together.
 fn window_start(crawl: &Path, last: i64, needed: i64) -> i64 {
+    let sizes: std::collections::HashMap<i64, i64> = sql_rows(
+        crawl,
+        "SELECT round, count(*) FROM fetchlist GROUP BY round",
+    )
+    .iter()
+    .map(|row| (row[0].parse().unwrap(), row[1].parse().unwrap()))
+    .collect();
     let mut held = 0;
     for round in (1..=last).rev() {
-        held += number(
-            crawl,
-            &format!("SELECT count(*) FROM fetchlist WHERE round = {round}"),
-        );
+        held += sizes.get(&round).copied().unwrap_or(0);
         if held >= needed {
             return round;
         }
