@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use datafusion::arrow::array::Int64Array;
+
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::schedule::ScheduleChange;
@@ -119,6 +121,9 @@ pub async fn run(
     let params = config
         .recrawl
         .due_params(params, now_ms, options.refetch_ahead);
+    let candidates = [("fetch_candidates", "views/fetch_candidates.sql")];
+    engine.register_query_views(&candidates, &params).await?;
+    let params = with_round_size(engine, params).await?;
     let df = engine.query_file("steps/generate.sql", &params).await?;
     let round_dir = crawl.round_dir(round);
     std::fs::create_dir_all(&round_dir).map_err(Error::io(&round_dir))?;
@@ -146,6 +151,28 @@ pub async fn run(
     }
     CrawlConfig::record(crawl, "generate", round.0, &report.to_string())?;
     Ok(report)
+}
+
+/// `params` with the next round's size (`sql/steps/round_size.sql`):
+/// `$size`, `$fetched`, `$new_room` and `$explored`, computed once, not
+/// in every part of the fetch list's query that needs them.
+async fn with_round_size(engine: &Engine, params: Params) -> Result<Params> {
+    let df = engine.query_file("steps/round_size.sql", &params).await?;
+    let batches = engine.collect(df).await?;
+    let row = batches
+        .iter()
+        .find(|b| b.num_rows() == 1)
+        .ok_or_else(|| Error::Column {
+            context: "sql/steps/round_size.sql".into(),
+            column: "size".into(),
+            message: "not one row".into(),
+        })?;
+    let mut params = params;
+    for name in ["size", "fetched", "new_room", "explored"] {
+        let column = crate::store::rows::column::<Int64Array>(row, name)?;
+        params = params.set(name, column.value(0));
+    }
+    Ok(params)
 }
 
 /// `top_n`, or fewer if the crawl's `--max-pages` leaves fewer requests;

@@ -6,6 +6,11 @@
 -- inputs:  links
 -- params:  none
 -- output:  the links schema, one row per (src_url, dst_url)
-SELECT DISTINCT ON (src_url, dst_url) *
-FROM links
-ORDER BY src_url, dst_url, position NULLS LAST, anchor DESC
+-- (A window, not DISTINCT ON: DataFusion plans that as one ordered
+-- first_value aggregate per column, 6x slower and 5x the memory.)
+SELECT * EXCLUDE (place)
+FROM (SELECT *,
+             row_number() OVER (PARTITION BY src_url, dst_url
+                                ORDER BY position NULLS LAST, anchor DESC) AS place
+      FROM links)
+WHERE place = 1

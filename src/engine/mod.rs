@@ -291,6 +291,16 @@ impl Engine {
     }
 
     /// Registers a planned query as view `name`.
+    /// Runs `df` once and registers its rows as the table `name`: for a
+    /// small result several queries read (a view runs again in each).
+    pub async fn register_result(&self, name: &str, df: DataFrame) -> Result<()> {
+        let planned = std::sync::Arc::new(df.schema().as_arrow().clone());
+        let batches = self.collect(df).await?;
+        // the batches' own schema: the plan's may differ in nullability
+        let schema = batches.first().map_or(planned, |b| b.schema());
+        self.register_batches(name, schema, batches)
+    }
+
     pub fn register_view(&self, name: &str, df: DataFrame) -> Result<()> {
         self.deregister(name)?;
         self.ctx

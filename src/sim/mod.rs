@@ -10,6 +10,7 @@ pub mod export;
 pub mod oracle;
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use datafusion::arrow::array::RecordBatch;
 
@@ -127,8 +128,9 @@ pub async fn run(
     for selection in &options.selections {
         let selection = &for_web(selection, &info);
         let name = selection.strategy.name;
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         let crawl = start_crawl(engine, &sim, selection).await?;
+        let mut times = PhaseTimes::default();
         let rounds = crawl_rounds(
             engine,
             &crawl,
@@ -136,6 +138,7 @@ pub async fn run(
             options,
             reachable_targets,
             &mut metrics,
+            &mut times,
         )
         .await?;
         let params = Params::new().set("strategy", name);
@@ -144,7 +147,7 @@ pub async fn run(
             .await?;
         misses.extend(engine.collect(df).await?);
         log(format!(
-            "simulate {name}: {rounds} rounds in {:.1} s",
+            "simulate {name}: {rounds} rounds in {:.1} s ({times})",
             started.elapsed().as_secs_f64()
         ));
     }
@@ -205,8 +208,31 @@ async fn start_crawl(engine: &Engine, sim: &SimDir, selection: &LinkSelection) -
     CrawlDir::open(root)
 }
 
+/// The time a simulated crawl spent in each phase: what a strategy's
+/// link selection costs is generate + updatedb (the look-up stands in for
+/// fetch and parse).
+#[derive(Debug, Default)]
+struct PhaseTimes {
+    generate: Duration,
+    look_up: Duration,
+    updatedb: Duration,
+}
+
+impl std::fmt::Display for PhaseTimes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "generate {:.1} s, look-up {:.1} s, updatedb {:.1} s",
+            self.generate.as_secs_f64(),
+            self.look_up.as_secs_f64(),
+            self.updatedb.as_secs_f64()
+        )
+    }
+}
+
 /// Rounds of generate, lookup, updatedb until the queue is empty or the
-/// budget spent; one metrics row per round. Returns the rounds run.
+/// budget spent; one metrics row per round, and the time of each phase
+/// added to `times`. Returns the rounds run.
 async fn crawl_rounds(
     engine: &Engine,
     crawl: &CrawlDir,
@@ -214,6 +240,7 @@ async fn crawl_rounds(
     options: &SimulateOptions,
     reachable_targets: usize,
     metrics: &mut Vec<RecordBatch>,
+    times: &mut PhaseTimes,
 ) -> Result<u32> {
     let mut requested = 0u64;
     let mut rounds = 0;
@@ -228,15 +255,21 @@ async fn crawl_rounds(
             top_n: options.round_size.min(budget),
             ..GenerateOptions::default()
         };
+        let started = Instant::now();
         let report = match crate::generate::run(engine, crawl, &generate).await {
             Ok(report) => report,
             Err(Error::NothingToDo(_)) => break,
             Err(e) => return Err(e),
         };
+        times.generate += started.elapsed();
         requested += report.urls as u64;
         let round = RoundId(report.round);
+        let started = Instant::now();
         look_up_round(engine, crawl, round).await?;
+        times.look_up += started.elapsed();
+        let started = Instant::now();
         crate::updatedb::run(engine, crawl, selection).await?;
+        times.updatedb += started.elapsed();
         crate::catalog::crawldb(engine, crawl).await?;
         let params = Params::new()
             .set("strategy", selection.strategy.name)

@@ -251,21 +251,27 @@ impl LinkSelection {
     }
 
     /// Registers what the strategies read: the data tables, the server and
-    /// directory views, `link_facts` and `link_limits`. Expects the tables
+    /// directory tables, `link_facts` and `link_limits`. Expects the tables
     /// of `catalog::crawldb_after_round` (with `links` and `parse`)
     /// to be registered.
     pub async fn register_inputs(&self, engine: &Engine) -> Result<()> {
         self.register_tables(engine)?;
-        let views = [
-            ("page_links", "views/page_links.sql"),
+        let params = self.sql_params();
+        // one row per server (directory), read by several steps: computed
+        // once, not by each step that reads them
+        for (table, file) in [
             ("servers", "views/server_stats.sql"),
             ("dirs", "views/dir_stats.sql"),
+        ] {
+            let df = engine.query_file(file, &params).await?;
+            engine.register_result(table, df).await?;
+        }
+        let views = [
+            ("page_links", "views/page_links.sql"),
             ("link_facts", "views/link_facts.sql"),
             ("link_limits", "views/link_limits.sql"),
         ];
-        engine
-            .register_query_views(&views, &self.sql_params())
-            .await
+        engine.register_query_views(&views, &params).await
     }
 
     fn register_tables(&self, engine: &Engine) -> Result<()> {
