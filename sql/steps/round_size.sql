@@ -9,8 +9,9 @@
 --          target pages, and at least $round_floor of the pages fetched):
 --          the others wait for the next round's model, which has learned
 --          from these; $refetch (recrawl on) and $refetch_share: due
---          pages take at most that share of the list while new URLs wait; $explore_share: the share of
---          the new URLs spent on exploring (generate.sql)
+--          pages take at most that share of the list while new URLs
+--          wait; $explore_share: the share of the new URLs spent on
+--          exploring (generate.sql)
 -- output:  one row: size (URLs in all), fetched (pages fetched so far),
 --          new_room (room for new URLs), explored (of those, explored)
 WITH ranked AS (

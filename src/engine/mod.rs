@@ -290,7 +290,6 @@ impl Engine {
         self.register_batches(name, schema, batches)
     }
 
-    /// Registers a planned query as view `name`.
     /// Runs `df` once and registers its rows as the table `name`: for a
     /// small result several queries read (a view runs again in each).
     pub async fn register_result(&self, name: &str, df: DataFrame) -> Result<()> {
@@ -301,6 +300,7 @@ impl Engine {
         self.register_batches(name, schema, batches)
     }
 
+    /// Registers a planned query as view `name`.
     pub fn register_view(&self, name: &str, df: DataFrame) -> Result<()> {
         self.deregister(name)?;
         self.ctx
