@@ -7,8 +7,7 @@ cd "$(dirname "$0")/.."
 crawl="${1:-segments/websim}"
 rounds="${2:-3}"
 lang="${3:-ja}"
-cargo build --release --locked --quiet
-bin=target/release/langcrawl
+bin="$(scripts/release-bin)"
 
 # Start the synthetic web on a free loopback port and read its address.
 log="$(mktemp)"
