@@ -65,6 +65,48 @@ pub async fn segment(
     engine.register_segment_as(name, dir, schema).await
 }
 
+/// A query's rows staged as Parquet and registered as a table, for a
+/// result one phase reads several times that need not fit in memory (a
+/// view runs its query again in each reader). Never committed: its temp
+/// folder is removed when this is dropped, or by recovery as a killed
+/// phase's leftover.
+#[derive(Debug)]
+pub struct Scratch {
+    dir: PathBuf,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // a folder left behind is a leftover the next phase's recovery removes
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Where round `round`'s scratch table `name` is staged: beside its
+/// segments.
+pub fn scratch_at(crawl: &CrawlDir, round: RoundId, name: &str) -> PathBuf {
+    crawl.segment(round, Phase::Links).with_file_name(name)
+}
+
+/// Runs `df` once into a temp folder beside `at` and registers the rows as
+/// table `name`, read as `schema`; the table lives as long as the
+/// returned [`Scratch`].
+pub async fn scratch(
+    engine: &Engine,
+    name: &str,
+    df: DataFrame,
+    at: &std::path::Path,
+    schema: &SchemaRef,
+) -> Result<Scratch> {
+    let writer = crate::store::SegmentWriter::scratch(at, schema.clone())?;
+    let staged = engine.write(df, writer).await?;
+    let scratch = Scratch {
+        dir: staged.temp_dir,
+    };
+    segment(engine, name, &scratch.dir, schema).await?;
+    Ok(scratch)
+}
+
 /// How `crawldb_after_round` is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AfterRound {

@@ -92,7 +92,12 @@ async fn refilter_round(
     let params = selection.sql_params().set("round", round.0 as i32);
     let how = AfterRound::Rebuilt;
     crate::catalog::crawldb_after_round(engine, crawl, round, how, &params).await?;
-    selection.register_inputs(engine).await?;
+    let _page_links = selection
+        .register_inputs(
+            engine,
+            Some(&crate::catalog::scratch_at(crawl, round, "page_links")),
+        )
+        .await?;
     selection.learn(engine, crawl, round, None).await?;
     let decisions = selection.link_decisions(engine).await?;
     let dir = crawl.decision_set(round, &options.name);

@@ -61,7 +61,12 @@ pub async fn run(
     let params = schedule.interval_params(selection.sql_params().set("round", round.0 as i32));
     catalog::crawldb_after_round(engine, crawl, round, AfterRound::Applied, &params).await?;
     let crawldb_before = engine.count_rows("crawldb", None).await?;
-    selection.register_inputs(engine).await?;
+    let _page_links = selection
+        .register_inputs(
+            engine,
+            Some(&catalog::scratch_at(crawl, round, "page_links")),
+        )
+        .await?;
     // one decision per link of a page and destination (`page_links`)
     let links = engine.count_rows("page_links", None).await?;
     let (model, scores, frontier, labels) = (

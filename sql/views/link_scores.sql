@@ -1,48 +1,31 @@
 -- link_scores: every open link not labelled yet — this round's and those
--- still waiting in the frontier — scored by this round's model
--- (fitted on count_labels.sql by src/strategy/fit.rs), with the features as the crawl stands now: each
--- feature's value and weight, the prior, the score (their sum: the
--- log-odds that the destination is a target page) and the probability
--- 1 / (1 + exp(-score)), each in the link's segment (new: into a server
--- not visited yet; known). A value the model has not seen weighs 0. So every
--- queued URL is re-scored each round (url_scores.sql); this round's links
--- are written as the round's `scores` segment: why a link scored as it did
--- is a query.
--- inputs:  open_links, model
+-- still waiting in the frontier — scored by this round's model: its
+-- combination of feature values as the crawl stands now, with that
+-- combination's weights, score and probability (feature_scores.sql). So
+-- every queued URL is re-scored each round (url_scores.sql); this round's
+-- links are written as the round's `scores` segment: why a link scored as
+-- it did is a query.
+-- inputs:  open_links, feature_scores
 -- params:  none
 -- output:  found_round, src_url, url, src_host, dst_host, src_priority, the features,
 --          w_prior, w_<feature> for each, score, probability
-WITH weighed AS (
-    SELECT c.found_round, c.src_url, c.url, c.src_host, c.dst_host, c.src_priority,
-           kind, hreflang, url_lang, anchor, tld, hops, inlinks, src_server, dst_server, dst_dir,
-           p.weight AS w_prior,
-           coalesce(m_kind.weight, 0.0) AS w_kind,
-           coalesce(m_hreflang.weight, 0.0) AS w_hreflang,
-           coalesce(m_url_lang.weight, 0.0) AS w_url_lang,
-           coalesce(m_anchor.weight, 0.0) AS w_anchor,
-           coalesce(m_tld.weight, 0.0) AS w_tld,
-           coalesce(m_hops.weight, 0.0) AS w_hops,
-           coalesce(m_inlinks.weight, 0.0) AS w_inlinks,
-           coalesce(m_src_server.weight, 0.0) AS w_src_server,
-           coalesce(m_dst_server.weight, 0.0) AS w_dst_server,
-           coalesce(m_dst_dir.weight, 0.0) AS w_dst_dir
-    FROM (SELECT *, CASE WHEN dst_server = 'unvisited' THEN 'new' ELSE 'known' END AS segment
-          FROM open_links WHERE dst_relevant IS NULL) c
-    JOIN model p ON p.feature = 'prior' AND p.value = c.segment
-    LEFT JOIN model m_kind ON m_kind.feature = 'kind' AND m_kind.value = c.segment || ':' || c.kind
-    LEFT JOIN model m_hreflang ON m_hreflang.feature = 'hreflang' AND m_hreflang.value = c.segment || ':' || c.hreflang
-    LEFT JOIN model m_url_lang ON m_url_lang.feature = 'url_lang' AND m_url_lang.value = c.segment || ':' || c.url_lang
-    LEFT JOIN model m_anchor ON m_anchor.feature = 'anchor' AND m_anchor.value = c.segment || ':' || c.anchor
-    LEFT JOIN model m_tld ON m_tld.feature = 'tld' AND m_tld.value = c.segment || ':' || c.tld
-    LEFT JOIN model m_hops ON m_hops.feature = 'hops' AND m_hops.value = c.segment || ':' || c.hops
-    LEFT JOIN model m_inlinks ON m_inlinks.feature = 'inlinks' AND m_inlinks.value = c.segment || ':' || c.inlinks
-    LEFT JOIN model m_src_server ON m_src_server.feature = 'src_server' AND m_src_server.value = c.segment || ':' || c.src_server
-    LEFT JOIN model m_dst_server ON m_dst_server.feature = 'dst_server' AND m_dst_server.value = c.segment || ':' || c.dst_server
-    LEFT JOIN model m_dst_dir ON m_dst_dir.feature = 'dst_dir' AND m_dst_dir.value = c.segment || ':' || c.dst_dir
-),
-scored AS (
-    SELECT *, w_prior + w_kind + w_hreflang + w_url_lang + w_anchor + w_tld + w_hops + w_inlinks + w_src_server + w_dst_server + w_dst_dir AS score
-    FROM weighed
-)
-SELECT *, 1.0 / (1.0 + exp(-score)) AS probability
-FROM scored
+SELECT c.found_round, c.src_url, c.url, c.src_host, c.dst_host, c.src_priority,
+       c.kind, c.hreflang, c.url_lang, c.anchor, c.tld, c.hops, c.inlinks, c.src_server,
+       c.dst_server, c.dst_dir,
+       s.w_prior, s.w_kind, s.w_hreflang, s.w_url_lang, s.w_anchor, s.w_tld, s.w_hops,
+       s.w_inlinks, s.w_src_server, s.w_dst_server, s.w_dst_dir, s.score, s.probability
+FROM (SELECT *, CASE WHEN dst_server = 'unvisited' THEN 'new' ELSE 'known' END AS segment
+      FROM open_links WHERE dst_relevant IS NULL) c
+-- NULL values (a host without a public suffix has no tld) match as one
+JOIN feature_scores s
+  ON (c.segment IS NOT DISTINCT FROM s.segment)
+ AND (c.kind IS NOT DISTINCT FROM s.kind)
+ AND (c.hreflang IS NOT DISTINCT FROM s.hreflang)
+ AND (c.url_lang IS NOT DISTINCT FROM s.url_lang)
+ AND (c.anchor IS NOT DISTINCT FROM s.anchor)
+ AND (c.tld IS NOT DISTINCT FROM s.tld)
+ AND (c.hops IS NOT DISTINCT FROM s.hops)
+ AND (c.inlinks IS NOT DISTINCT FROM s.inlinks)
+ AND (c.src_server IS NOT DISTINCT FROM s.src_server)
+ AND (c.dst_server IS NOT DISTINCT FROM s.dst_server)
+ AND (c.dst_dir IS NOT DISTINCT FROM s.dst_dir)

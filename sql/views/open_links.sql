@@ -25,16 +25,28 @@ WITH candidates AS (
     UNION ALL
     SELECT * FROM link_features
 ),
+inlinks AS (
+    -- relevant pages linking to each destination: every candidate link,
+    -- or this round's only for a URL the crawldb does not hold (the
+    -- frontier's are dropped below). An aggregate, not a window over
+    -- `described`: a window sorts every open link by URL.
+    SELECT url,
+           sum(CASE WHEN src_relevant THEN 1 ELSE 0 END) AS known_count,
+           sum(CASE WHEN src_relevant AND found_round = $round THEN 1 ELSE 0 END) AS round_count
+    FROM candidates
+    GROUP BY url
+),
 described AS (
     SELECT c.*,
            CASE WHEN d.status = 'fetched' THEN coalesce(d.relevant, false) END AS dst_relevant,
-           sum(CASE WHEN c.src_relevant THEN 1 ELSE 0 END) OVER (PARTITION BY c.url) AS inlink_count,
+           CASE WHEN d.url IS NULL THEN i.round_count ELSE i.known_count END AS inlink_count,
            coalesce(ss.state, 'undecided') AS src_state,
            CASE WHEN d.status = 'fetched' THEN 1 ELSE 0 END AS self_na,
            CASE WHEN d.status = 'fetched' AND d.relevant THEN 1 ELSE 0 END AS self_nr,
            coalesce(ds.na, 0) AS server_na, coalesce(ds.nr, 0) AS server_nr,
            coalesce(dd.na, 0) AS dir_na, coalesce(dd.nr, 0) AS dir_nr
     FROM candidates c
+    JOIN inlinks i ON i.url = c.url
     LEFT JOIN crawldb_after_round d ON d.url = c.url
     LEFT JOIN servers ss ON ss.host = c.src_host
     LEFT JOIN servers ds ON ds.host = c.dst_host

@@ -48,6 +48,9 @@ pub struct SegmentWriter {
     writer: ArrowWriter<File>,
     rows: usize,
     row_group_bytes: usize,
+    /// Flushed to disk when finished; a scratch file is not (and not
+    /// compressed): it is read once or twice and removed.
+    durable: bool,
 }
 
 /// A complete segment folder that is not yet in its final place.
@@ -101,6 +104,14 @@ impl SegmentWriter {
         Self::create_with_limits(final_dir, schema, ROW_GROUP_BYTES, ROW_GROUP_ROWS)
     }
 
+    /// A writer for rows a phase stages for its own later queries and
+    /// never commits: uncompressed, and not flushed to disk.
+    pub fn scratch(final_dir: &Path, schema: SchemaRef) -> Result<Self> {
+        let mut writer = Self::open(final_dir, schema, ROW_GROUP_BYTES, ROW_GROUP_ROWS, false)?;
+        writer.durable = false;
+        Ok(writer)
+    }
+
     /// A writer whose row groups close at `row_group_bytes` in memory or
     /// `row_group_rows` rows.
     pub fn create_with_limits(
@@ -108,6 +119,16 @@ impl SegmentWriter {
         schema: SchemaRef,
         row_group_bytes: usize,
         row_group_rows: usize,
+    ) -> Result<Self> {
+        Self::open(final_dir, schema, row_group_bytes, row_group_rows, true)
+    }
+
+    fn open(
+        final_dir: &Path,
+        schema: SchemaRef,
+        row_group_bytes: usize,
+        row_group_rows: usize,
+        compressed: bool,
     ) -> Result<Self> {
         let temp_dir = temp_dir_for(final_dir);
         if temp_dir.exists() {
@@ -117,7 +138,11 @@ impl SegmentWriter {
         let path = temp_dir.join(new_part_file_name());
         let file = File::create(&path).map_err(Error::io(&path))?;
         let props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::default()))
+            .set_compression(if compressed {
+                Compression::ZSTD(ZstdLevel::default())
+            } else {
+                Compression::UNCOMPRESSED
+            })
             .set_max_row_group_row_count(Some(row_group_rows.max(1)))
             .set_max_row_group_bytes(Some(row_group_bytes.max(1)))
             .build();
@@ -131,6 +156,7 @@ impl SegmentWriter {
             writer,
             rows: 0,
             row_group_bytes: row_group_bytes.max(1),
+            durable: true,
         })
     }
 
@@ -167,8 +193,10 @@ impl SegmentWriter {
             .writer
             .into_inner()
             .map_err(|e| write_error(&path, e))?;
-        sync_file(&file, &path)?;
-        sync_dir(&self.temp_dir)?;
+        if self.durable {
+            sync_file(&file, &path)?;
+            sync_dir(&self.temp_dir)?;
+        }
         Ok(Staged {
             temp_dir: self.temp_dir,
             file: path,

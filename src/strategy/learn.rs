@@ -46,8 +46,8 @@ impl LinkSelection {
     /// left by the last round (`sql/views/link_features.sql`,
     /// `open_links.sql`), counts the labels — the last round's and the
     /// links labelled now (`sql/steps/count_labels.sql`) —, fits the model
-    /// on them (`fit.rs`) and scores every
-    /// open link (`sql/views/link_scores.sql`), registering `model`,
+    /// on them (`fit.rs`) and scores every open link
+    /// (`sql/views/feature_scores.sql`, `link_scores.sql`), registering `model`,
     /// `link_scores` and `url_scores`, and writing the model, this round's
     /// scores and the new frontier to `keep` if given. For other
     /// strategies it registers an empty `url_scores`. Call after
@@ -76,23 +76,13 @@ impl LinkSelection {
             .await?;
         engine.register_view("link_features", features)?;
         // The open links, described once (joins over the crawldb) and read
-        // three times: to fit, to score and as the next frontier. Never
-        // committed: its temp folder is removed here, or as a killed
-        // phase's leftover.
-        let scratch = crawl
-            .segment(round, Phase::Links)
-            .with_file_name("open_links");
+        // three times: to fit, to score and as the next frontier. Staged
+        // as scratch Parquet (the frontier need not fit in memory), removed
+        // when this round's scores are written.
+        let at = crate::catalog::scratch_at(crawl, round, "open_links");
         let open = engine.query_file("views/open_links.sql", &params).await?;
-        let writer = SegmentWriter::create(&scratch, OPEN_LINKS.clone())?;
-        let staged = engine.write(open, writer).await?;
-        let temp = staged.temp_dir.clone();
-        let fitted = async {
-            crate::catalog::segment(engine, "open_links", &temp, &OPEN_LINKS).await?;
-            fit_and_score(engine, &self.params.leave_out, &params, keep).await
-        }
-        .await;
-        std::fs::remove_dir_all(&temp).map_err(Error::io(&temp))?;
-        fitted
+        let _open = crate::catalog::scratch(engine, "open_links", open, &at, &OPEN_LINKS).await?;
+        fit_and_score(engine, &self.params.leave_out, &params, keep).await
     }
 }
 
@@ -184,8 +174,7 @@ async fn fit_and_score(
             )?,
         }
     }
-    let scores = engine.query_file("views/link_scores.sql", params).await?;
-    engine.register_view("link_scores", scores)?;
+    register_link_scores(engine, params).await?;
     let best = engine.query_file("views/url_scores.sql", params).await?;
     register_in_memory(
         engine,
@@ -211,6 +200,20 @@ async fn fit_and_score(
         .await?;
     write_segment(engine, round_scores, keep.scores, &SCORES).await?;
     write_segment(engine, frontier, keep.frontier, &FRONTIER).await
+}
+
+/// Registers `feature_scores` (the open links' combinations of feature
+/// values scored by `model`, computed once, in memory) and `link_scores`
+/// (each open link with its combination's scores, a view).
+async fn register_link_scores(engine: &Engine, params: &Params) -> Result<()> {
+    let combinations = engine
+        .query_file("views/feature_scores.sql", params)
+        .await?;
+    engine
+        .register_result("feature_scores", combinations)
+        .await?;
+    let scores = engine.query_file("views/link_scores.sql", params).await?;
+    engine.register_view("link_scores", scores)
 }
 
 /// The model fitted on `labels`, started from `model_before`'s weights,

@@ -71,11 +71,9 @@ async fn learn(
         .unwrap();
     let batch = super::model_batch(model.clone()).unwrap();
     super::register_in_memory(engine, "model", &MODEL, vec![batch]).unwrap();
-    let scores = engine
-        .query_file("views/link_scores.sql", &Params::new())
+    super::register_link_scores(engine, &Params::new())
         .await
         .unwrap();
-    engine.register_view("link_scores", scores).unwrap();
     (labels, model)
 }
 

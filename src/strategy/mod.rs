@@ -4,16 +4,19 @@
 //! `link_facts`, the data tables) and turns a round's links into decision
 //! rows; `updatedb` and `refilter` both decide through it.
 
+use std::path::Path;
+
 use datafusion::dataframe::DataFrame;
 
 mod fit;
 mod learn;
 pub use learn::Learned;
 
+use crate::catalog::Scratch;
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::lang::TargetLang;
-use crate::store::schema::{CLASS_RULES, DICTIONARY, IMPORTANCE, STOP_WORDS, TARGET_TLDS};
+use crate::store::schema::{CLASS_RULES, DICTIONARY, IMPORTANCE, LINKS, STOP_WORDS, TARGET_TLDS};
 use crate::store::{CrawlLimits, StrategyParams};
 
 /// What a strategy does with URLs still queued on a server (or in a
@@ -251,10 +254,17 @@ impl LinkSelection {
     }
 
     /// Registers what the strategies read: the data tables, the server and
-    /// directory tables, `link_facts` and `link_limits`. Expects the tables
-    /// of `catalog::crawldb_after_round` (with `links` and `parse`)
+    /// directory tables, `page_links`, `link_facts` and `link_limits`.
+    /// With `stage`, `page_links` is staged there as scratch Parquet until
+    /// the returned [`Scratch`] is dropped (read by most steps, it is a
+    /// window over the round's links each time as a view). Expects the
+    /// tables of `catalog::crawldb_after_round` (with `links` and `parse`)
     /// to be registered.
-    pub async fn register_inputs(&self, engine: &Engine) -> Result<()> {
+    pub async fn register_inputs(
+        &self,
+        engine: &Engine,
+        stage: Option<&Path>,
+    ) -> Result<Option<Scratch>> {
         self.register_tables(engine)?;
         let params = self.sql_params();
         // one row per server (directory), read by several steps: computed
@@ -266,12 +276,22 @@ impl LinkSelection {
             let df = engine.query_file(file, &params).await?;
             engine.register_result(table, df).await?;
         }
+        let links = engine.query_file("views/page_links.sql", &params).await?;
+        let page_links = match stage {
+            Some(at) => {
+                Some(crate::catalog::scratch(engine, "page_links", links, at, &LINKS).await?)
+            }
+            None => {
+                engine.register_view("page_links", links)?;
+                None
+            }
+        };
         let views = [
-            ("page_links", "views/page_links.sql"),
             ("link_facts", "views/link_facts.sql"),
             ("link_limits", "views/link_limits.sql"),
         ];
-        engine.register_query_views(&views, &params).await
+        engine.register_query_views(&views, &params).await?;
+        Ok(page_links)
     }
 
     fn register_tables(&self, engine: &Engine) -> Result<()> {
@@ -313,11 +333,7 @@ impl LinkSelection {
                 engine.register_view(table.name, df)?;
                 continue;
             }
-            let planned = std::sync::Arc::new(df.schema().as_arrow().clone());
-            let batches = engine.collect(df).await?;
-            // the batches' own schema: nullability can differ from the plan's
-            let schema = batches.first().map_or(planned, |b| b.schema());
-            engine.register_batches(table.name, schema, batches)?;
+            engine.register_result(table.name, df).await?;
         }
         engine.register_view(
             "strategy_out",

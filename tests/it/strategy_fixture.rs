@@ -156,7 +156,7 @@ pub(crate) async fn fixture(
         let df = engine.query(&sql, &Default::default()).await.unwrap();
         engine.register_view(name, df).unwrap();
     }
-    selection.register_inputs(&engine).await.unwrap();
+    selection.register_inputs(&engine, None).await.unwrap();
     engine
 }
 
