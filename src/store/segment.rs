@@ -107,9 +107,7 @@ impl SegmentWriter {
     /// A writer for rows a phase stages for its own later queries and
     /// never commits: uncompressed, and not flushed to disk.
     pub fn scratch(final_dir: &Path, schema: SchemaRef) -> Result<Self> {
-        let mut writer = Self::open(final_dir, schema, ROW_GROUP_BYTES, ROW_GROUP_ROWS, false)?;
-        writer.durable = false;
-        Ok(writer)
+        Self::open(final_dir, schema, ROW_GROUP_BYTES, ROW_GROUP_ROWS, false)
     }
 
     /// A writer whose row groups close at `row_group_bytes` in memory or
@@ -128,7 +126,7 @@ impl SegmentWriter {
         schema: SchemaRef,
         row_group_bytes: usize,
         row_group_rows: usize,
-        compressed: bool,
+        durable: bool,
     ) -> Result<Self> {
         let temp_dir = temp_dir_for(final_dir);
         if temp_dir.exists() {
@@ -138,7 +136,7 @@ impl SegmentWriter {
         let path = temp_dir.join(new_part_file_name());
         let file = File::create(&path).map_err(Error::io(&path))?;
         let props = WriterProperties::builder()
-            .set_compression(if compressed {
+            .set_compression(if durable {
                 Compression::ZSTD(ZstdLevel::default())
             } else {
                 Compression::UNCOMPRESSED
@@ -156,7 +154,7 @@ impl SegmentWriter {
             writer,
             rows: 0,
             row_group_bytes: row_group_bytes.max(1),
-            durable: true,
+            durable,
         })
     }
 
