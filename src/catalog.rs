@@ -7,7 +7,7 @@
 //! |---|---|
 //! | `crawldb` | the stored crawldb: one row per known URL |
 //! | `fetchlist`, `fetch`, `parse`, `links`, `decisions` | one round's segments; in `sql`, every round's, with a `round` column |
-//! | `crawldb_after_round` | the crawldb as link selection sees it: round R fetched and parsed, its links not merged yet. updatedb: `apply_fetch.sql`; refilter: rebuilt for an old round by `crawldb_at_round.sql`; `sql`: the crawldb itself (after its last round) |
+//! | `crawldb_after_round` | the crawldb as link selection sees it: round R fetched and parsed, its links not merged yet. updatedb: `apply_fetch.sql`; refilter: rebuilt for an old round by `crawldb_at_round.sql` (both staged once per round as scratch Parquet); `sql`: the crawldb itself (after its last round) |
 //! | `servers`, `dirs` | Tamura's Na, Nr and state per server and top-level directory, over `crawldb_after_round` |
 //! | `hosts` | robots.txt answers and back-off per host (written by fetch) |
 //! | `decision_sets` | (`sql`) the crawl's own decisions and every set `refilter` wrote |
@@ -121,30 +121,39 @@ pub enum AfterRound {
 
 /// The tables link selection reads for round `round_id`: `crawldb`, the
 /// round's `links` and `parse` (and `fetch` when applied), and
-/// `crawldb_after_round` made as `how` says, with `params`.
+/// `crawldb_after_round` made as `how` says, with `params`, staged as
+/// scratch Parquet that lives as long as the returned [`Scratch`].
 pub async fn crawldb_after_round(
     engine: &Engine,
     crawl: &CrawlDir,
     round_id: RoundId,
     how: AfterRound,
     params: &Params,
-) -> Result<()> {
+) -> Result<Scratch> {
     crawldb(engine, crawl).await?;
-    let (phases, views): (&[Phase], &[(&str, &str)]) = match how {
-        AfterRound::Applied => (
-            &[Phase::Fetch, Phase::Parse, Phase::Links],
-            &[
-                ("round_pages", "views/round_pages.sql"),
-                ("crawldb_after_round", "views/apply_fetch.sql"),
-            ],
-        ),
-        AfterRound::Rebuilt => (
-            &[Phase::Links, Phase::Parse],
-            &[("crawldb_after_round", "views/crawldb_at_round.sql")],
-        ),
+    let sql = match how {
+        AfterRound::Applied => {
+            round(
+                engine,
+                crawl,
+                round_id,
+                &[Phase::Fetch, Phase::Parse, Phase::Links],
+            )
+            .await?;
+            let pages = [("round_pages", "views/round_pages.sql")];
+            engine.register_query_views(&pages, params).await?;
+            "views/apply_fetch.sql"
+        }
+        AfterRound::Rebuilt => {
+            round(engine, crawl, round_id, &[Phase::Links, Phase::Parse]).await?;
+            "views/crawldb_at_round.sql"
+        }
     };
-    round(engine, crawl, round_id, phases).await?;
-    engine.register_query_views(views, params).await
+    // read by most steps of the round (servers, links, decisions, merge):
+    // staged once, not a join of the whole crawldb with the round each time
+    let df = engine.query_file(sql, params).await?;
+    let at = scratch_at(crawl, round_id, "crawldb_after_round");
+    scratch(engine, "crawldb_after_round", df, &at, &CRAWLDB).await
 }
 
 /// Every table of the crawl, for `sql`, `report`, `graph export` and the

@@ -91,7 +91,8 @@ async fn refilter_round(
     let selection = &options.selection;
     let params = selection.sql_params().set("round", round.0 as i32);
     let how = AfterRound::Rebuilt;
-    crate::catalog::crawldb_after_round(engine, crawl, round, how, &params).await?;
+    let _after_round =
+        crate::catalog::crawldb_after_round(engine, crawl, round, how, &params).await?;
     let _page_links = selection
         .register_inputs(
             engine,

@@ -59,7 +59,8 @@ pub async fn run(
     let stale = crawl.segment(round, Phase::Decisions);
     let schedule = CrawlConfig::load(crawl)?.recrawl;
     let params = schedule.interval_params(selection.sql_params().set("round", round.0 as i32));
-    catalog::crawldb_after_round(engine, crawl, round, AfterRound::Applied, &params).await?;
+    let _after_round =
+        catalog::crawldb_after_round(engine, crawl, round, AfterRound::Applied, &params).await?;
     let crawldb_before = engine.count_rows("crawldb", None).await?;
     let _page_links = selection
         .register_inputs(
