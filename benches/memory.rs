@@ -33,6 +33,9 @@ const GIB: u64 = 1 << 30;
 const DENSE_LINKS: usize = 20_000;
 /// Links on a page of the updatedb round.
 const ROUND_LINKS: usize = 100;
+/// Seed URLs per injected file (about 80 MB).
+const SEEDS_PER_FILE: usize = 2_000_000;
+
 /// URLs per host in the seeds.
 const PER_HOST: usize = 100;
 
@@ -172,22 +175,27 @@ impl Bench {
         urls: usize,
     ) -> anyhow::Result<PathBuf> {
         let crawl = self.dir.join(name);
-        let seeds = self.dir.join(format!("{name}-seeds.txt"));
-        let mut text = String::with_capacity(urls * 40);
-        for i in 0..urls {
-            text.push_str(&format!(
-                "http://{prefix}{}.bench.jp/{kind}/{i}\n",
-                i / PER_HOST
-            ));
+        // in files of at most SEEDS_PER_FILE URLs: inject reads at most
+        // 128 MiB of seeds a file, and each inject adds to the crawldb
+        for first in (0..urls).step_by(SEEDS_PER_FILE) {
+            let last = (first + SEEDS_PER_FILE).min(urls);
+            let seeds = self.dir.join(format!("{name}-seeds-{first}.txt"));
+            let mut text = String::with_capacity((last - first) * 40);
+            for i in first..last {
+                text.push_str(&format!(
+                    "http://{prefix}{}.bench.jp/{kind}/{i}\n",
+                    i / PER_HOST
+                ));
+            }
+            std::fs::write(&seeds, text)?;
+            let seeds = seeds.display().to_string();
+            self.step(
+                &crawl,
+                &["inject", &seeds, "--lang", "ja"],
+                format!("seed URLs {first}..{last}"),
+                None,
+            )?;
         }
-        std::fs::write(&seeds, text)?;
-        let seeds = seeds.display().to_string();
-        self.step(
-            &crawl,
-            &["inject", &seeds, "--lang", "ja"],
-            format!("{urls} seed URLs"),
-            None,
-        )?;
         Ok(crawl)
     }
 
