@@ -42,7 +42,7 @@ pub struct FetchArgs {
     pub timeout: f64,
     /// Keep at most this many bytes of a page (the row records the truncation);
     /// a size: 1048576, 1MiB, 64MiB
-    #[arg(long, default_value = "1MiB", value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    #[arg(long, default_value = "8MiB", value_name = "SIZE", value_parser = crate::memory::parse_size)]
     pub max_content_bytes: usize,
     /// Page bytes held in memory at once: each request reserves
     /// --max-content-bytes of it until its page is written, so a large cap

@@ -330,7 +330,9 @@ mod tests {
         assert_eq!(options.concurrency, 32);
         assert_eq!(options.max_crawl_delay, Duration::from_secs(10));
         assert_eq!(options.client.timeout, Duration::from_secs(30));
-        assert_eq!(options.client.max_content_bytes, 1 << 20);
+        assert_eq!(options.client.max_content_bytes, 8 << 20);
+        let library = crate::fetch::client::ClientOptions::default();
+        assert_eq!(library.max_content_bytes, options.client.max_content_bytes);
         assert!(!options.allow_private, "the address guard is on");
         assert!(options.max_fetch_time.is_none());
     }

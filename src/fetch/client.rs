@@ -41,7 +41,7 @@ impl Default for ClientOptions {
             proxy: None,
             connect_timeout: Duration::from_secs(10),
             timeout: Duration::from_secs(30),
-            max_content_bytes: 1 << 20,
+            max_content_bytes: 8 << 20,
             accept_language: None,
             resolve: Vec::new(),
         }

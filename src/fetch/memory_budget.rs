@@ -2,9 +2,10 @@
 //! `--max-content-bytes` is: before its GET, a request reserves the most
 //! its body may take (the content cap), gives back what the body did not
 //! use once it is read, and holds the rest until the writer has written
-//! its row. With the default 1 MiB cap the bound never binds (512 requests
-//! fit in 512 MiB); with a 64 MiB cap, 8 bodies are in memory at once and
-//! the other requests wait for room.
+//! its row. With the default 8 MiB cap and 512 MiB the bound binds above
+//! 64 requests in flight (the default concurrency is 32); with a 64 MiB
+//! cap, 8 bodies are in memory at once and the other requests wait for
+//! room.
 
 use std::sync::Arc;
 
