@@ -6,6 +6,7 @@ pub mod anchor;
 pub mod charset;
 pub mod codes;
 pub mod eval;
+pub mod letters;
 pub mod markers;
 pub mod naming_eval;
 pub mod neighbours;

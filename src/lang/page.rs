@@ -104,7 +104,11 @@ impl<'a> PageText<'a> {
         if std::ptr::eq(self.running, self.all) {
             return self.all;
         }
-        let letters = |text: &str| text.chars().filter(|c| c.is_alphabetic()).count();
+        let letters = |text: &str| {
+            text.chars()
+                .filter(|&c| super::letters::is_alphabetic(c))
+                .count()
+        };
         let running = letters(self.running);
         let links = letters(self.all).saturating_sub(running);
         if running >= MIN_LETTERS && running * LINK_TEXT_WEIGHT >= links {
@@ -125,7 +129,7 @@ pub fn identify_page_text(
     target: Option<&str>,
 ) -> PageLang {
     let text = page.judged();
-    if !text.chars().any(char::is_alphabetic) {
+    if !text.chars().any(super::letters::is_alphabetic) {
         return PageLang {
             lang: None,
             confidence: 0.0,

@@ -23,7 +23,7 @@ pub struct ScriptCounts {
 impl ScriptCounts {
     pub fn of(text: &str) -> Self {
         let mut counts = ScriptCounts::default();
-        for c in text.chars().filter(|c| c.is_alphabetic()) {
+        for c in text.chars().filter(|&c| super::letters::is_alphabetic(c)) {
             *counts.slot(c) += 1;
         }
         counts

@@ -13,6 +13,7 @@ mod outlinks;
 mod page;
 pub mod refresh;
 mod sitemap_links;
+mod workers;
 
 use std::time::Instant;
 
@@ -29,14 +30,13 @@ use crate::urls;
 pub use html::LinkKind;
 pub use outlinks::hreflang_code;
 
-/// Fetch rows read (and parsed in parallel) at a time, per core: a few
-/// pages' content and links are in flight, however link-dense the pages.
-const ROWS_PER_CORE: usize = 4;
-/// At most this many fetch rows are read at a time, whatever the cores.
-const MAX_READ_ROWS: usize = 64;
-/// The page bytes one read of fetch rows may hold (pages of up to
-/// `--max-content-bytes` each; the default 1 MiB cap never reaches it).
-const READ_BYTES: usize = 128 << 20;
+/// Fetch rows read at a time, one worker's batch (a worker holds two): a
+/// few pages' content and links are in flight, however link-dense the
+/// pages.
+const ROWS_PER_BATCH: usize = 4;
+/// The page bytes one batch of fetch rows may hold (pages of up to
+/// `--max-content-bytes` each; at the default 8 MiB cap, 16 pages).
+const READ_BYTES: usize = 64 << 20;
 /// Parsed rows are written out once they hold this many links,
 const FLUSH_LINKS: usize = 100_000;
 /// or about this many bytes,
@@ -148,19 +148,24 @@ pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
     let rows = rows.and_then(|n| u64::try_from(n).ok());
     let mut activity = ActivityFile::start(crawl.root(), "parse", round.0, rows);
     let mut read = 0;
-    for batch in read_batches(&fetched, read_rows(largest_row_bytes(&fetched)?))? {
-        let batch = batch?;
-        read += batch.num_rows() as u64;
-        activity.update(read);
-        let inputs = fetched_pages(&batch)?;
-        let outputs = parse_parallel(&inputs, target.as_deref());
-        log_failures(&outputs);
-        report.count(&outputs);
-        pending.add(outputs);
-        if pending.is_full() {
-            pending.write(&mut parse_writer, &mut links_writer)?;
-        }
-    }
+    let batches = read_batches(&fetched, read_rows(largest_row_bytes(&fetched)?))?;
+    workers::parse_all(
+        &fetched,
+        batches,
+        target.as_deref(),
+        cores(),
+        |batch, outputs| {
+            read += batch.num_rows() as u64;
+            activity.update(read);
+            log_failures(&outputs);
+            report.count(&outputs);
+            pending.add(outputs);
+            if pending.is_full() {
+                pending.write(&mut parse_writer, &mut links_writer)?;
+            }
+            Ok(())
+        },
+    )?;
     pending.write(&mut parse_writer, &mut links_writer)?;
     report.sitemap_links = write_sitemap_links(crawl, round, &mut links_writer)?;
     links_writer.finish()?.commit()?;
@@ -189,15 +194,16 @@ fn write_sitemap_links(
     Ok(count)
 }
 
-/// Fetch rows read at a time: [`ROWS_PER_CORE`] per core, fewer when
-/// rows of `row_bytes` would hold more than [`READ_BYTES`] (at least one).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Fetch rows read at a time, one worker's batch: [`ROWS_PER_BATCH`],
+/// fewer when rows of `row_bytes` would hold more than [`READ_BYTES`]
+/// (at least one).
 fn read_rows(row_bytes: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let by_bytes = READ_BYTES / row_bytes.max(1);
-    (cores * ROWS_PER_CORE)
-        .min(MAX_READ_ROWS)
-        .min(by_bytes)
-        .max(1)
+    ROWS_PER_BATCH.min(by_bytes).max(1)
 }
 
 /// Parsed pages and links not yet written, with their size.
@@ -303,15 +309,6 @@ fn fetched_pages(batch: &RecordBatch) -> Result<Vec<FetchedPage<'_>>> {
             redirect_to: opt_str(redirect_to, row),
         })
         .collect())
-}
-
-/// Parses pages on all cores, keeping their order.
-fn parse_parallel(inputs: &[FetchedPage<'_>], target: Option<&str>) -> Vec<Parsed> {
-    crate::parallel::map(
-        inputs,
-        |page| parse_one(page, target),
-        |page| Parsed::of_page(page::failed(page, "the parse thread stopped".into())),
-    )
 }
 
 /// One fetch row's results: its `parse` row (pages only) and its links.
