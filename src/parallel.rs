@@ -1,6 +1,11 @@
 //! Work spread over the machine's cores: a slice mapped in one chunk per
 //! core, the results in the slice's order.
 
+/// The cores work is spread over (1 when the machine does not say).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// `f` of every item, in order; the items of a chunk whose thread
 /// panicked get `failed` instead, so the results still line up with the
 /// items.
@@ -9,7 +14,7 @@ pub fn map<T: Sync, R: Send>(
     f: impl Fn(&T) -> R + Sync,
     failed: impl Fn(&T) -> R,
 ) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = cores();
     let chunk = items.len().div_ceil(threads).max(1);
     let f = &f;
     std::thread::scope(|scope| {

@@ -153,9 +153,9 @@ pub fn run(crawl: &CrawlDir) -> Result<ParseReport> {
         &fetched,
         batches,
         target.as_deref(),
-        cores(),
-        |batch, outputs| {
-            read += batch.num_rows() as u64;
+        crate::parallel::cores(),
+        |rows, outputs| {
+            read += rows as u64;
             activity.update(read);
             log_failures(&outputs);
             report.count(&outputs);
@@ -192,10 +192,6 @@ fn write_sitemap_links(
         writer.write(&batches::link_batch(links.iter()))?;
     }
     Ok(count)
-}
-
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Fetch rows read at a time, one worker's batch: [`ROWS_PER_BATCH`],

@@ -4,7 +4,7 @@
 //! phase's reading and writing go on while the workers parse. Results
 //! come back in the batches' order, whichever worker finishes first.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -21,14 +21,14 @@ const IN_FLIGHT_PER_WORKER: usize = 2;
 type Outcome = (u64, Result<Vec<Parsed>>);
 
 /// Parses every batch of `batches` (read from the fetch segment
-/// `fetched`) on `workers` threads and gives each batch's results to
-/// `take`, in the batches' order.
+/// `fetched`) on `workers` threads and gives each batch's rows read and
+/// results to `take`, in the batches' order.
 pub fn parse_all(
     fetched: &Path,
     batches: impl Iterator<Item = Result<RecordBatch>>,
     target: Option<&str>,
     workers: usize,
-    mut take: impl FnMut(&RecordBatch, Vec<Parsed>) -> Result<()>,
+    mut take: impl FnMut(usize, Vec<Parsed>) -> Result<()>,
 ) -> Result<()> {
     let workers = workers.max(1);
     let (jobs, queue) = channel::<(u64, RecordBatch)>();
@@ -44,7 +44,7 @@ pub fn parse_all(
         let result = (|| {
             for (seq, batch) in (0u64..).zip(batches) {
                 let batch = batch?;
-                order.sent.insert(seq, batch.clone());
+                order.sent.push_back(batch.num_rows());
                 let _ = jobs.send((seq, batch));
                 while order.sent.len() >= workers * IN_FLIGHT_PER_WORKER {
                     order.take_next(&mut take)?;
@@ -88,12 +88,14 @@ fn failed_batch(batch: &RecordBatch, why: &str) -> Result<Vec<Parsed>> {
         .collect())
 }
 
-/// The batches sent and not yet taken, and the outcomes that came back
-/// ahead of an earlier batch's.
+/// The rows of each batch sent and not yet taken (the first is batch
+/// `next`), and the outcomes that came back ahead of an earlier batch's.
+/// The batches themselves are the workers': each is dropped once parsed.
 struct InOrder<'a> {
     outcomes: Receiver<Outcome>,
     fetched: &'a Path,
-    sent: BTreeMap<u64, RecordBatch>,
+    next: u64,
+    sent: VecDeque<usize>,
     early: BTreeMap<u64, Result<Vec<Parsed>>>,
 }
 
@@ -102,19 +104,19 @@ impl<'a> InOrder<'a> {
         InOrder {
             outcomes,
             fetched,
-            sent: BTreeMap::new(),
+            next: 0,
+            sent: VecDeque::new(),
             early: BTreeMap::new(),
         }
     }
 
     /// Waits for the earliest batch sent and gives its results to `take`.
-    fn take_next(
-        &mut self,
-        take: &mut impl FnMut(&RecordBatch, Vec<Parsed>) -> Result<()>,
-    ) -> Result<()> {
-        let Some((&seq, _)) = self.sent.first_key_value() else {
+    fn take_next(&mut self, take: &mut impl FnMut(usize, Vec<Parsed>) -> Result<()>) -> Result<()> {
+        let Some(rows) = self.sent.pop_front() else {
             return Ok(());
         };
+        let seq = self.next;
+        self.next += 1;
         while !self.early.contains_key(&seq) {
             let (got, outcome) = self.outcomes.recv().map_err(|_| Error::SegmentRead {
                 path: self.fetched.to_path_buf(),
@@ -123,8 +125,7 @@ impl<'a> InOrder<'a> {
             self.early.insert(got, outcome);
         }
         let outcome = self.early.remove(&seq).expect("checked above");
-        let batch = self.sent.remove(&seq).expect("the first key");
-        take(&batch, outcome?)
+        take(rows, outcome?)
     }
 }
 

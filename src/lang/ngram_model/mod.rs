@@ -193,7 +193,10 @@ impl NgramModel<'static> {
         let mut scorer = Scorer::new(self);
         let mut word: Vec<char> = Vec::with_capacity(32);
         for c in text.chars() {
-            if is_letter(c) {
+            // A letter is category L: the models were trained on runs of
+            // letters, so a combining mark (a Devanagari vowel sign, a Thai
+            // tone mark) separates n-grams as a space does.
+            if super::letters::is_letter(c) {
                 word.extend(c.to_lowercase());
             } else if !word.is_empty() {
                 scorer.word(&word);
@@ -218,13 +221,6 @@ impl NgramModel<'static> {
                 .collect(),
         }
     }
-}
-
-/// True for a letter (Unicode category L): the models were trained on
-/// runs of letters, so a combining mark (a Devanagari vowel sign, a Thai
-/// tone mark) separates n-grams as a space does.
-fn is_letter(c: char) -> bool {
-    super::letters::is_letter(c)
 }
 
 /// The n-grams a thread looked up lately, by hash (the table's answer
