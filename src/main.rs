@@ -3,6 +3,12 @@
 
 use clap::Parser;
 
+/// mimalloc, not the system allocator: parse allocates per link on every
+/// core and frees on the writing thread, and glibc's malloc spent ~40% of
+/// a link-dense parse in its own bookkeeping.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The stack of the thread that plans and runs the command: deep query
 /// plans (a long `sql` expression, Ballista's plan decoding, unoptimized
 /// builds above all) recurse deeply. Only the pages used count.

@@ -3,7 +3,9 @@
 -- text from.
 -- inputs:  fetch, parse (segments of the round)
 -- params:  $lang (ISO 639-3)
--- output:  url, title, lang, lang_confidence, charset, fetched_at, content
+-- output:  url, title, lang, lang_confidence, charset, fetched_at, content,
+--          by url (which of two duplicate pages is kept must not depend
+--          on the order the join's partitions finish in)
 SELECT f.url,
        p.title,
        p.lang,
@@ -17,3 +19,4 @@ WHERE f.status = 'fetched'
   AND f.content IS NOT NULL
   AND p.parsed
   AND p.lang = $lang
+ORDER BY f.url
