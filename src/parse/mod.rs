@@ -35,7 +35,8 @@ pub use outlinks::hreflang_code;
 /// pages.
 const ROWS_PER_BATCH: usize = 4;
 /// The page bytes one batch of fetch rows may hold (pages of up to
-/// `--max-content-bytes` each; at the default 8 MiB cap, 16 pages).
+/// `--max-content-bytes` each): it binds only when the round's largest
+/// page is above 16 MiB, a cap raised from the default 8 MiB.
 const READ_BYTES: usize = 64 << 20;
 /// Parsed rows are written out once they hold this many links,
 const FLUSH_LINKS: usize = 100_000;
