@@ -149,20 +149,23 @@ fn links_batch(ids: &[usize], sources: &[(String, String)]) -> anyhow::Result<Re
 
 /// Runs the `langcrawl` binary with `args`, its output to `log`; returns
 /// its exit code and its peak resident memory in bytes (read with `wait4`,
-/// so each step has its own peak).
+/// so each step has its own peak). `LANGCRAWL_BENCH_BIN` names another
+/// binary to run instead (an older build, or a wrapper that profiles it).
 #[allow(dead_code)] // not every benchmark runs child processes
 pub fn run_langcrawl(args: &[String], log: &Path) -> anyhow::Result<(i32, u64)> {
     use anyhow::Context;
     use std::process::{Command, Stdio};
     let out = std::fs::File::create(log)?;
-    let child = Command::new(env!("CARGO_BIN_EXE_langcrawl"))
+    let binary = std::env::var_os("LANGCRAWL_BENCH_BIN")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_langcrawl").into());
+    let child = Command::new(&binary)
         .args(args)
         .env_remove("http_proxy")
         .env_remove("HTTP_PROXY")
         .stdout(Stdio::from(out.try_clone()?))
         .stderr(Stdio::from(out))
         .spawn()
-        .context("starting langcrawl")?;
+        .with_context(|| format!("starting {}", binary.to_string_lossy()))?;
     let pid = child.id() as libc::pid_t;
     let mut status: libc::c_int = 0;
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();

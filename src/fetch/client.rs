@@ -262,7 +262,7 @@ async fn read(mut response: reqwest::Response, cap: usize) -> Response {
         ..Response::default()
     };
     let encoding = header(CONTENT_ENCODING);
-    let mut payload = Vec::new();
+    let mut payload = Vec::with_capacity(expected_length(&response, cap));
     loop {
         match response.chunk().await {
             Ok(Some(chunk)) => {
@@ -282,8 +282,27 @@ async fn read(mut response: reqwest::Response, cap: usize) -> Response {
             }
         }
     }
+    fit(&mut payload);
     keep_body(&mut out, payload, encoding.as_deref(), cap);
     out
+}
+
+/// The bytes to make room for before the body arrives: its Content-Length,
+/// never more than the cap (a server may claim any length). Growing a
+/// buffer chunk by chunk instead ends at up to twice the body's size.
+fn expected_length(response: &reqwest::Response, cap: usize) -> usize {
+    response
+        .content_length()
+        .map_or(0, |length| length.min(cap as u64) as usize)
+}
+
+/// Gives back a body buffer's unused room (a body without Content-Length,
+/// or shorter than it claimed) when it is more than an eighth: the body
+/// waits in memory until its row is written.
+fn fit(body: &mut Vec<u8>) {
+    if body.capacity() - body.len() > body.len() / 8 + 4096 {
+        body.shrink_to_fit();
+    }
 }
 
 /// Decodes the payload into the content; keeps the payload beside it only
@@ -348,6 +367,19 @@ pub fn error_chain(error: &dyn std::error::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_body_keeps_little_more_room_than_its_bytes() {
+        // As a chunked body of 1 MiB + 1 byte grows: room for 2 MiB.
+        let mut grown = Vec::with_capacity(2 << 20);
+        grown.resize((1 << 20) + 1, b'x');
+        fit(&mut grown);
+        assert!(grown.capacity() < (1 << 20) + (1 << 17), "{}", grown.capacity());
+        let mut sized = Vec::with_capacity(1 << 20);
+        sized.resize((1 << 20) - 10_000, b'x');
+        fit(&mut sized);
+        assert_eq!(sized.capacity(), 1 << 20, "a little slack is kept, not copied");
+    }
 
     #[tokio::test]
     async fn a_name_of_a_blocked_address_is_never_connected() {

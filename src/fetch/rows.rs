@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
-    BinaryArray, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray,
+    BinaryArray, BinaryBuilder, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray,
     TimestampMillisecondArray,
 };
 use tokio::sync::mpsc;
@@ -169,6 +169,17 @@ pub fn write_rows(
     Ok((writer.finish()?, report))
 }
 
+/// A column of page bytes, its buffer sized once (collecting grows it to
+/// up to twice the bytes, and a batch holds up to `BATCH_BYTES`).
+fn binary(rows: &[FetchRow], bytes: fn(&FetchRow) -> Option<&[u8]>) -> Arc<BinaryArray> {
+    let total = rows.iter().filter_map(bytes).map(<[u8]>::len).sum();
+    let mut column = BinaryBuilder::with_capacity(rows.len(), total);
+    for row in rows {
+        column.append_option(bytes(row));
+    }
+    Arc::new(column.finish())
+}
+
 fn to_batch(rows: &[FetchRow]) -> RecordBatch {
     let strings = |f: fn(&FetchRow) -> Option<&str>| -> Arc<StringArray> {
         Arc::new(rows.iter().map(f).collect::<StringArray>())
@@ -189,11 +200,9 @@ fn to_batch(rows: &[FetchRow]) -> RecordBatch {
         strings(|r| r.redirect_to.as_deref()),
         strings(|r| r.response.content_type.as_deref()),
         strings(|r| r.response.headers.as_deref()),
-        Arc::new(
-            rows.iter()
-                .map(|r| (r.status == "fetched").then_some(r.response.content.as_slice()))
-                .collect::<BinaryArray>(),
-        ),
+        binary(rows, |r| {
+            (r.status == "fetched").then_some(r.response.content.as_slice())
+        }),
         Arc::new(
             rows.iter()
                 .map(|r| Some(r.response.content.len() as i64))
@@ -214,7 +223,7 @@ fn to_batch(rows: &[FetchRow]) -> RecordBatch {
         strings(|r| r.response.request.as_deref()),
         strings(|r| r.response.http_version.as_deref()),
         strings(|r| r.response.remote_ip.as_deref()),
-        Arc::new(rows.iter().map(FetchRow::payload).collect::<BinaryArray>()),
+        binary(rows, FetchRow::payload),
         strings(|r| r.response.payload_truncated),
         strings(|r| r.response.vary.as_deref()),
         strings(|r| r.response.etag.as_deref()),
