@@ -1,5 +1,18 @@
 //! Memory sizes: `--memory-limit` values (`512MiB`, `2GiB`, `1.5G`, `none`),
-//! the default (none), and the process's peak resident memory.
+//! the default (none), the process's peak resident memory, and trimming
+//! the spare room of buffers that wait.
+
+/// Gives back a vector's spare room when it is more than an eighth of
+/// what it holds (and more than 4 KiB): for buffers grown item by item
+/// (to up to twice their length) that then wait in memory, such as a
+/// fetched body until its row is written or a page's link rows.
+pub fn fit<T>(items: &mut Vec<T>) {
+    let spare = (items.capacity() - items.len()) * std::mem::size_of::<T>();
+    let used = items.len() * std::mem::size_of::<T>();
+    if spare > used / 8 + 4096 {
+        items.shrink_to_fit();
+    }
+}
 
 /// The smallest limit accepted: below it DataFusion cannot run a join.
 pub const MIN_LIMIT: usize = 16 << 20;
@@ -92,6 +105,27 @@ fn proc_kib(file: &str, key: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grown_buffer_keeps_little_more_room_than_its_bytes() {
+        // As a chunked body of 1 MiB + 1 byte grows: room for 2 MiB.
+        let mut grown = Vec::with_capacity(2 << 20);
+        grown.resize((1 << 20) + 1, b'x');
+        fit(&mut grown);
+        assert!(
+            grown.capacity() < (1 << 20) + (1 << 17),
+            "{}",
+            grown.capacity()
+        );
+        let mut sized = Vec::with_capacity(1 << 20);
+        sized.resize((1 << 20) - 10_000, b'x');
+        fit(&mut sized);
+        assert_eq!(
+            sized.capacity(),
+            1 << 20,
+            "a little slack is kept, not copied"
+        );
+    }
 
     #[test]
     fn sizes_parse_with_binary_and_decimal_units() {

@@ -282,7 +282,9 @@ async fn read(mut response: reqwest::Response, cap: usize) -> Response {
             }
         }
     }
-    fit(&mut payload);
+    // A body without Content-Length (or shorter than it claimed) waits in
+    // memory until its row is written: give back its spare room.
+    crate::memory::fit(&mut payload);
     keep_body(&mut out, payload, encoding.as_deref(), cap);
     out
 }
@@ -294,15 +296,6 @@ fn expected_length(response: &reqwest::Response, cap: usize) -> usize {
     response
         .content_length()
         .map_or(0, |length| length.min(cap as u64) as usize)
-}
-
-/// Gives back a body buffer's unused room (a body without Content-Length,
-/// or shorter than it claimed) when it is more than an eighth: the body
-/// waits in memory until its row is written.
-fn fit(body: &mut Vec<u8>) {
-    if body.capacity() - body.len() > body.len() / 8 + 4096 {
-        body.shrink_to_fit();
-    }
 }
 
 /// Decodes the payload into the content; keeps the payload beside it only
@@ -367,19 +360,6 @@ pub fn error_chain(error: &dyn std::error::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_body_keeps_little_more_room_than_its_bytes() {
-        // As a chunked body of 1 MiB + 1 byte grows: room for 2 MiB.
-        let mut grown = Vec::with_capacity(2 << 20);
-        grown.resize((1 << 20) + 1, b'x');
-        fit(&mut grown);
-        assert!(grown.capacity() < (1 << 20) + (1 << 17), "{}", grown.capacity());
-        let mut sized = Vec::with_capacity(1 << 20);
-        sized.resize((1 << 20) - 10_000, b'x');
-        fit(&mut sized);
-        assert_eq!(sized.capacity(), 1 << 20, "a little slack is kept, not copied");
-    }
 
     #[tokio::test]
     async fn a_name_of_a_blocked_address_is_never_connected() {

@@ -43,9 +43,14 @@ pub fn page_links(
     let header = headers.iter().filter_map(header_link);
     let header =
         header.filter_map(|raw| Some((urls::resolve(Some(&page_url), &raw.href).ok()?, raw)));
+    // At most one row per link found: room for all of them at once, the
+    // spare given back when repeats made fewer (a page's rows wait in
+    // memory until its batch is written).
+    let most = page.map_or(0, |p| p.links.len()) + headers.len();
     let mut rows = Rows {
+        links: Vec::with_capacity(most),
+        seen: HashMap::with_capacity(most),
         target,
-        ..Rows::default()
     };
     for (dst, raw) in html {
         rows.add(input, src_lang, &dst, raw);
@@ -53,6 +58,7 @@ pub fn page_links(
     for (dst, raw) in header {
         rows.add(input, src_lang, &dst, &raw);
     }
+    crate::memory::fit(&mut rows.links);
     rows.links
 }
 
