@@ -72,6 +72,11 @@ fn argument_error(e: clap::Error) -> ! {
         .find(|l| !l.is_empty())
         .unwrap_or("bad arguments");
     let line = line.strip_prefix("error: ").unwrap_or(line);
-    eprintln!("langcrawl: {line} (see --help)");
+    // clap's suggestion for a misspelt value or flag, on the same line
+    let tip = text.lines().find_map(|l| l.trim().strip_prefix("tip: "));
+    match tip {
+        Some(tip) => eprintln!("langcrawl: {line}; {tip} (see --help)"),
+        None => eprintln!("langcrawl: {line} (see --help)"),
+    }
     std::process::exit(2);
 }

@@ -101,6 +101,17 @@ pub enum Command {
         #[command(subcommand)]
         command: GraphCommand,
     },
+    /// Print the completion script of a shell, e.g. `langcrawl completions bash > ~/.local/share/bash-completion/completions/langcrawl`
+    Completions {
+        /// bash, zsh, fish, elvish or powershell
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `langcrawl man > ~/.local/share/man/man1/langcrawl.1`,
+    /// or a command's (`langcrawl man crawl > .../langcrawl-crawl.1`)
+    Man {
+        /// The command whose page to print [default: langcrawl's]
+        command: Option<String>,
+    },
     /// A Ballista cluster's processes, with langcrawl's SQL functions (feature `ballista`)
     #[cfg(feature = "ballista")]
     Ballista {
@@ -129,6 +140,8 @@ impl Command {
             Command::Detect(_) => "detect",
             Command::Simulate(_) => "simulate",
             Command::Graph { .. } => "graph",
+            Command::Completions { .. } => "completions",
+            Command::Man { .. } => "man",
             #[cfg(feature = "ballista")]
             Command::Ballista { .. } => "ballista",
         }
@@ -145,7 +158,8 @@ pub struct SimulateArgs {
         long,
         value_name = "S1,S2,...",
         value_delimiter = ',',
-        default_value = "all"
+        default_value = "all",
+        value_parser = strategy_names(&[("all", "every strategy and perfect")])
     )]
     pub strategy: Vec<String>,
     /// Target language; must be the web's (web.json) [default: the web's]
@@ -276,10 +290,9 @@ pub struct LimitArgs {
 
 #[derive(Debug, Args)]
 pub struct UpdateArgs {
-    /// Link selection strategy: bfs, tld-anchor, hard-focused, soft-focused,
-    /// server-aggressive, server-conservative, dir-conservative, ontology
-    /// (perfect: simulate only) [default: the crawl's, else bfs]
-    #[arg(long, value_name = "NAME")]
+    /// Link selection strategy (`--help` says what each does; adaptive is
+    /// the one to start with) [default: the crawl's, else bfs]
+    #[arg(long, value_name = "NAME", value_parser = strategy_names(&[]))]
     pub strategy: Option<String>,
     /// Target language (ja, jpn, th, ...) [default: the crawl's]
     #[arg(long)]
@@ -426,6 +439,19 @@ pub(super) fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(
 /// Most parts a round can be split into: one machine or process each.
 pub const MAX_PARTITIONS: usize = 4096;
 
+/// `--strategy`'s values, from the strategy registry (so a new strategy
+/// is in `--help`, the error for a wrong name and the shell completions
+/// by itself), each with what it does, after `extra` ones.
+fn strategy_names(extra: &[(&'static str, &'static str)]) -> clap::builder::PossibleValuesParser {
+    let registered = crate::strategy::STRATEGIES
+        .iter()
+        .map(|s| (s.name, s.about));
+    let values = extra.iter().copied().chain(registered);
+    clap::builder::PossibleValuesParser::new(
+        values.map(|(name, about)| clap::builder::PossibleValue::new(name).help(about)),
+    )
+}
+
 fn partition_count(text: &str) -> Result<usize, String> {
     let n = positive::<usize>(text)?;
     if n > MAX_PARTITIONS {
@@ -448,5 +474,34 @@ impl Cli {
         self.crawl
             .clone()
             .unwrap_or_else(|| PathBuf::from(DEFAULT_CRAWL))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `langcrawl ARGS` prints or refuses with.
+    fn rendered(args: &[&str]) -> String {
+        let line = std::iter::once("langcrawl").chain(args.iter().copied());
+        match Cli::try_parse_from(line) {
+            Ok(_) => panic!("{args:?} parsed"),
+            Err(e) => e.render().to_string(),
+        }
+    }
+
+    #[test]
+    fn strategy_help_names_every_registered_strategy_with_what_it_does() {
+        for command in ["crawl", "updatedb", "refilter", "simulate"] {
+            let help = rendered(&[command, "--help"]);
+            for strategy in crate::strategy::STRATEGIES {
+                let entry = format!("- {}:", strategy.name);
+                let line = help.lines().find(|l| l.trim_start().starts_with(&entry));
+                let line = line.unwrap_or_else(|| panic!("{command} --help: no {entry}\n{help}"));
+                assert!(line.ends_with(strategy.about), "{command}: {line}");
+            }
+        }
+        let refused = rendered(&["crawl", "--strategy", "adaptiv"]);
+        assert!(refused.contains("'adaptive'"), "{refused}");
     }
 }

@@ -14,7 +14,7 @@ mod recrawl_args;
 mod websim_args;
 
 pub use args::*;
-use commands::{crawl, detect, export, inspect, phases, sim, websim, Context};
+use commands::{crawl, detect, export, inspect, phases, shell_help, sim, websim, Context};
 pub use export_args::*;
 pub use fetch_args::*;
 pub use websim_args::*;
@@ -28,6 +28,12 @@ pub async fn run(cli: Cli) -> Result<()> {
     #[cfg(feature = "ballista")]
     if let Command::Ballista { command } = &cli.command {
         return commands::ballista::run(&cli, command).await;
+    }
+    // Printed from the clap definitions alone: no crawl, no engine.
+    match &cli.command {
+        Command::Completions { shell } => return shell_help::completions(*shell),
+        Command::Man { command } => return shell_help::man(command.as_deref()),
+        _ => {}
     }
     let ctx = Context::new(&cli).await?;
     match &cli.command {
@@ -59,5 +65,6 @@ pub async fn run(cli: Cli) -> Result<()> {
         } => websim::generate(&ctx, args).await,
         #[cfg(feature = "ballista")]
         Command::Ballista { command } => commands::ballista::run(&cli, command).await,
+        Command::Completions { .. } | Command::Man { .. } => unreachable!("printed above"),
     }
 }

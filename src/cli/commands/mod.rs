@@ -1,7 +1,8 @@
 //! Each command's body, one module per group: the phases one by one
 //! (`phases`), the crawl loop, refilter and the demo (`crawl`), `sql` and
 //! `report` (`inspect`), replay and graph export (`sim`), the synthetic web
-//! (`websim`) and `detect`. They turn checked options into calls of the
+//! (`websim`), `detect`, and shell completions and the man page
+//! (`shell_help`). They turn checked options into calls of the
 //! library and print what the user asked for; the work is in the library.
 
 #[cfg(feature = "ballista")]
@@ -11,6 +12,7 @@ pub(super) mod detect;
 pub(super) mod export;
 pub(super) mod inspect;
 pub(super) mod phases;
+pub(super) mod shell_help;
 pub(super) mod sim;
 pub(super) mod websim;
 

@@ -1,0 +1,87 @@
+//! Shell completions and the manual page, generated from the clap
+//! definitions (`clap_complete`, `clap_mangen`), so they name every
+//! command, flag and strategy the binary has.
+
+use std::io::Write;
+use std::path::Path;
+
+use clap::CommandFactory;
+
+use super::super::args::Cli;
+use crate::error::{Error, Result};
+
+/// Prints `shell`'s completion script for langcrawl.
+pub fn completions(shell: clap_complete::Shell) -> Result<()> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "langcrawl", &mut script);
+    print(&script)
+}
+
+/// Prints the manual page of langcrawl, or of one of its commands
+/// (`langcrawl-crawl(1)`), roff for `man`.
+pub fn man(command: Option<&str>) -> Result<()> {
+    print(&page(command)?)
+}
+
+fn page(command: Option<&str>) -> Result<Vec<u8>> {
+    let mut cli = Cli::command();
+    cli.build(); // names each command's page `langcrawl-NAME`
+    let of = match command {
+        None => cli,
+        Some(name) => cli.find_subcommand(name).cloned().ok_or_else(|| {
+            Error::Usage(format!(
+                "man {name}: no such command (see langcrawl --help)"
+            ))
+        })?,
+    };
+    let mut page = Vec::new();
+    let rendered = clap_mangen::Man::new(of).render(&mut page);
+    rendered.expect("writing into memory cannot fail");
+    Ok(page)
+}
+
+/// Writes `bytes` to standard output; a reader that stopped early (`| head`)
+/// is not an error.
+fn print(bytes: &[u8]) -> Result<()> {
+    match std::io::stdout().lock().write_all(bytes) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::io(Path::new("standard output"))(e))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completions_and_the_manual_name_every_command_and_strategy() {
+        let mut script = Vec::new();
+        clap_complete::generate(
+            clap_complete::Shell::Bash,
+            &mut Cli::command(),
+            "langcrawl",
+            &mut script,
+        );
+        let script = String::from_utf8(script).unwrap();
+        let main = String::from_utf8(page(None).unwrap()).unwrap();
+        for command in Cli::command().get_subcommands() {
+            let name = command.get_name();
+            assert!(script.contains(name), "completions: no {name}");
+            assert!(main.contains(name), "man page: no {name}");
+        }
+        let crawl = String::from_utf8(page(Some("crawl")).unwrap()).unwrap();
+        assert!(crawl.contains(".TH langcrawl-crawl 1"), "{crawl}");
+        for strategy in crate::strategy::STRATEGIES {
+            assert!(
+                script.contains(strategy.name),
+                "completions: no {}",
+                strategy.name
+            );
+            let name = strategy.name.replace('-', "\\-");
+            assert!(crawl.contains(&name), "crawl's page: no {name}");
+        }
+        assert!(page(Some("nope")).is_err());
+    }
+}
