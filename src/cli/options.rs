@@ -425,8 +425,9 @@ mod tests {
         assert!(resolve("langcrawl updatedb --lang xx").contains("xx"));
         let perfect = resolve("langcrawl updatedb --lang ja --strategy perfect");
         assert!(perfect.contains("simulate"), "{perfect}");
-        let unknown = resolve("langcrawl updatedb --lang ja --strategy nope");
-        assert!(unknown.contains("known: bfs"), "{unknown}");
+        // refused as the line is read, with the names it takes
+        let unknown = parse("langcrawl updatedb --lang ja --strategy nope").unwrap_err();
+        assert!(unknown.contains("possible values: bfs"), "{unknown}");
         let missing = resolve("langcrawl updatedb --lang ja --importance /no/such.csv");
         assert!(missing.contains("--importance /no/such.csv: no such file"));
     }
