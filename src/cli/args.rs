@@ -90,7 +90,7 @@ pub enum Command {
         #[command(subcommand)]
         command: WebsimCommand,
     },
-    /// Crawl the built-in synthetic web for Japanese and print the report (no network needed)
+    /// Crawl a built-in synthetic web for Japanese (a tenth of its pages) with bfs, the best paper rule and adaptive, and compare them (no network needed)
     Demo(DemoArgs),
     /// Print the charset and language of a page (or of an anchor text), as the parse phase sees them
     Detect(DetectArgs),
@@ -416,9 +416,9 @@ pub struct SqlArgs {
 
 #[derive(Debug, Args)]
 pub struct DemoArgs {
-    /// Rounds to crawl
-    #[arg(long, default_value_t = 6, value_parser = positive::<u32>)]
-    pub rounds: u32,
+    /// Fetch requests each strategy may make
+    #[arg(long, value_name = "N", default_value_t = 1500, value_parser = positive::<u64>)]
+    pub max_pages: u64,
 }
 
 /// A count that must be at least 1: `--top-n 0` is refused with "must be

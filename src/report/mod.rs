@@ -85,25 +85,47 @@ pub fn format(batches: &[RecordBatch], format: Format) -> Result<String> {
     }
 }
 
-/// Where each of `crawls` (named by its strategy) stands after its last
-/// round, one row each (`sql/reports/crawl_metrics.sql`): pages fetched,
-/// target pages, harvest rate, queue and servers.
-pub async fn harvest_side_by_side(engine: &Engine, crawls: &[(&str, &CrawlDir)]) -> Result<String> {
-    let mut rows = Vec::new();
-    for (strategy, crawl) in crawls {
-        crate::catalog::crawldb(engine, crawl).await?;
-        let params = Params::new().set("strategy", *strategy);
-        let progress = engine
-            .query_file("reports/crawl_metrics.sql", &params)
-            .await?;
-        engine.register_view("crawl_progress", progress)?;
-        let last = "SELECT strategy, round AS rounds, pages_fetched, target_fetched, \
-                    round(harvest_rate, 3) AS harvest_rate, servers_accessed \
-                    FROM crawl_progress ORDER BY round DESC LIMIT 1";
-        let df = engine.query(last, &Params::new()).await?;
-        rows.extend(engine.collect(df).await?);
+/// Where a crawl stands: its fetch requests, pages fetched and target
+/// pages among them (`reports/crawl_metrics.sql`'s last round).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CrawlTotals {
+    pub requests: u64,
+    pub pages: u64,
+    pub target: u64,
+}
+
+impl CrawlTotals {
+    /// Target pages among the pages fetched.
+    pub fn harvest(&self) -> f64 {
+        self.target as f64 / self.pages.max(1) as f64
     }
-    format(&rows, Format::Table)
+}
+
+pub async fn crawl_totals(engine: &Engine, crawl: &CrawlDir) -> Result<CrawlTotals> {
+    use crate::store::rows::column;
+    use datafusion::arrow::array::Int64Array;
+    crate::catalog::crawldb(engine, crawl).await?;
+    let params = Params::new().set("strategy", "");
+    let progress = engine
+        .query_file("reports/crawl_metrics.sql", &params)
+        .await?;
+    engine.register_view("crawl_progress", progress)?;
+    let last = "SELECT CAST(requests AS BIGINT) AS requests, \
+                CAST(pages_fetched AS BIGINT) AS pages, CAST(target_fetched AS BIGINT) AS target \
+                FROM crawl_progress ORDER BY round DESC LIMIT 1";
+    let df = engine.query(last, &Params::new()).await?;
+    let batches = engine.collect(df).await?;
+    let Some(batch) = batches.iter().find(|b| b.num_rows() > 0) else {
+        return Ok(CrawlTotals::default());
+    };
+    let value = |name: &str| -> Result<u64> {
+        Ok(column::<Int64Array>(batch, name)?.value(0).max(0) as u64)
+    };
+    Ok(CrawlTotals {
+        requests: value("requests")?,
+        pages: value("pages")?,
+        target: value("target")?,
+    })
 }
 
 /// The full report for a crawl: languages, then harvest rate per round.

@@ -1,4 +1,4 @@
-//! The same crawl gives the same bytes: the demo crawl, a 3-round focused
+//! The same crawl gives the same bytes: the demo's comparison, a 3-round focused
 //! crawl and a simulation are compared with golden files under
 //! `tests/golden/` (the language report, and every URL's status, depth and
 //! priority). After a change meant to alter results, `LANGCRAWL_BLESS=1
@@ -52,13 +52,41 @@ fn crawldb_rows(dir: &Path) -> String {
     on_crawl(dir, "sql", &[CRAWLDB_ROWS, "--format", "csv"])
 }
 
+/// The URLs a crawl fetched (or tried to): what its strategy chose.
+const FETCHED_ROWS: &str = "SELECT url, status, depth, priority FROM crawldb \
+                            WHERE fetched_round IS NOT NULL ORDER BY url";
+
 #[test]
-fn the_demo_crawl_gives_the_golden_report_and_crawldb() {
+fn the_demo_gives_the_golden_comparison_report_and_fetches() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("demo");
-    on_crawl(&dir, "demo", &["--quiet"]);
+    let printed = on_crawl(&dir, "demo", &["--quiet"]);
+    // all it prints before the report, but the server's address
+    let comparison: String = printed
+        .lines()
+        .take_while(|l| !l.starts_with("Pages fetched per language"))
+        .filter(|l| !l.contains("http://127.0.0.1:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_golden("demo_comparison.txt", &comparison);
+    // what the demo shows: on a web where a tenth of the pages are in the
+    // target language, breadth first harvests about that, focus far more
+    let harvest = |strategy: &str| -> f64 {
+        let row = format!("| {strategy} |");
+        let line = comparison.lines().find(|l| l.starts_with(&row));
+        let line = line.unwrap_or_else(|| panic!("no row {row}:\n{comparison}"));
+        line.split('|').nth(5).unwrap().trim().parse().unwrap()
+    };
+    let (bfs, paper, adaptive) = (
+        harvest("bfs"),
+        harvest("server-conservative"),
+        harvest("adaptive"),
+    );
+    assert!(bfs <= 0.15, "bfs harvests {bfs}");
+    assert!(bfs < paper && paper < adaptive, "{comparison}");
     assert_golden("demo_report.txt", &on_crawl(&dir, "report", &[]));
-    assert_golden("demo_crawldb.csv", &crawldb_rows(&dir));
+    let fetched = on_crawl(&dir, "sql", &[FETCHED_ROWS, "--format", "csv"]);
+    assert_golden("demo_crawldb.csv", &fetched);
 }
 
 #[test]

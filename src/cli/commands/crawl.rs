@@ -99,5 +99,5 @@ pub(in crate::cli) async fn demo(
 ) -> Result<()> {
     let default = Path::new(DEFAULT_CRAWL).join("demo");
     let root = crawl.unwrap_or(&default);
-    crate::demo::run(&ctx.engine, root, args.rounds, ctx.quiet).await
+    crate::demo::run(&ctx.engine, root, args.max_pages, ctx.quiet).await
 }
