@@ -23,7 +23,7 @@ use crate::websim::calibrated::{CalibratedSpec, Shape};
 use crate::websim::graph_site::GraphSite;
 use crate::websim::spawn_background;
 
-/// The strategy the README recommends (see its comparison tables).
+/// The strategy the guides recommend (docs/adaptive.md, docs/strategies.md).
 pub const RECOMMENDED: &str = "adaptive";
 /// The papers' rule shown beside them: Tamura's server-conservative. On
 /// the demo web, 1,500 requests from the demo's seeds fetch 651 Japanese

@@ -4,6 +4,7 @@
 mod adaptive;
 mod crash;
 mod discovery;
+mod docs;
 mod errors;
 mod export;
 mod focused;

@@ -20,7 +20,7 @@ fn samples(kind: Kind) -> Vec<Sample> {
 
 /// Sentence precision and recall a target must reach (the aim), and the
 /// targets that do not reach it on this data, with the floor they hold
-/// (README, "Language identification": Leipzig's Malay is largely
+/// (docs/language-identification.md: Leipzig's Malay is largely
 /// Indonesian text; Bosnian and Croatian share one standard; Bokmål
 /// sentences are close to Danish and Nynorsk; English sentences are quoted
 /// in every language). Other languages' samples are those of every
