@@ -83,7 +83,7 @@ fn real_pages(dir: &Path) -> anyhow::Result<Vec<Page>> {
     Ok(pages)
 }
 
-/// The first `n` pages the demo's synthetic web serves with status 200.
+/// The first `n` pages the procedural synthetic web serves with status 200.
 fn synthetic_pages(n: usize) -> Vec<Page> {
     let web = Web::generate(WebSpec::default());
     let mut pages = Vec::new();

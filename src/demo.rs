@@ -3,7 +3,7 @@
 //! about a tenth of the pages, most of them outside .jp), serves it
 //! in-process on an ephemeral loopback port, and crawls it with the same
 //! seeds and the same number of requests three times: `bfs` (the control
-//! group), the best of the papers' rules here ([`BEST_PAPER`]) and the
+//! group), Tamura's server-conservative ([`BEST_PAPER`]) and the
 //! recommended strategy ([`RECOMMENDED`]). It prints their harvest and
 //! coverage side by side and the recommended crawl's language report.
 
@@ -31,14 +31,18 @@ pub const RECOMMENDED: &str = "adaptive";
 /// (dir-conservative), tld-anchor 624, bfs 187, adaptive 893.
 pub const BEST_PAPER: &str = "server-conservative";
 
+/// The demo's target language.
+const TARGET: &str = "ja";
 /// The demo web: Japanese, this many pages, the family's shape of this
-/// seed (9.9% of the pages Japanese, 80% of those outside .jp).
+/// seed (925 of its 10,012 pages Japanese, 80% of those outside .jp).
 const WEB_PAGES: usize = 10_000;
 const WEB_SEED: u64 = 1;
 const WEB_SHAPE_SEED: u64 = 1;
 /// Front pages of servers without a Japanese page added to the web's own
 /// seeds (Japanese sites), as a seed list from a portal mixes them in.
 const OTHER_SEEDS: usize = 5;
+/// The file that marks a folder as the demo's.
+const DEMO_MARKER: &str = ".demo";
 /// URLs per round, and the most rounds a crawl of the demo takes.
 const DEMO_ROUND: u64 = 250;
 const MAX_ROUNDS: u32 = 100;
@@ -48,7 +52,11 @@ const MAX_ROUNDS: u32 = 100;
 pub async fn run(engine: &Engine, root: &Path, requests: u64, quiet: bool) -> Result<()> {
     prepare_dir(root)?;
     std::fs::create_dir_all(root).map_err(Error::io(root))?;
-    let target = TargetLang::parse("ja")?;
+    // before anything else: a demo stopped before its last crawl began
+    // (no crawl.json yet) is still the demo's to replace
+    let marker = root.join(DEMO_MARKER);
+    std::fs::write(&marker, "written by langcrawl demo\n").map_err(Error::io(&marker))?;
+    let target = TargetLang::parse(TARGET)?;
     let web_dir = root.join("web");
     let info =
         crate::websim::web_stats::generate_into(engine, web_spec()?, &target, &web_dir).await?;
@@ -85,7 +93,7 @@ pub async fn run(engine: &Engine, root: &Path, requests: u64, quiet: bool) -> Re
         (RECOMMENDED, root.to_path_buf()),
     ] {
         let options = crawl_options(strategy, &seeds_file, &websim.proxy_url(), requests, quiet)?;
-        let config = crate::store::CrawlConfig::for_lang("ja")?;
+        let config = crate::store::CrawlConfig::for_lang(TARGET)?;
         let crawl = crate::crawl::run(engine, &dir, &options, config, &mut log).await?;
         let totals = crate::report::crawl_totals(engine, &crawl).await?;
         crawls.push((strategy, crawl, totals));
@@ -101,7 +109,7 @@ pub async fn run(engine: &Engine, root: &Path, requests: u64, quiet: bool) -> Re
 }
 
 fn web_spec() -> Result<CalibratedSpec> {
-    let target = crate::websim::corpus::lang_index("jpn")
+    let target = crate::websim::corpus::lang_index(TargetLang::parse(TARGET)?.code())
         .ok_or_else(|| Error::Usage("the synthetic web has no Japanese text".into()))?;
     Ok(CalibratedSpec {
         target,
@@ -139,7 +147,8 @@ fn crawl_options(
     requests: u64,
     quiet: bool,
 ) -> Result<CrawlOptions> {
-    let mut update = LinkSelection::new(crate::strategy::find(strategy)?, TargetLang::parse("ja")?);
+    let mut update =
+        LinkSelection::new(crate::strategy::find(strategy)?, TargetLang::parse(TARGET)?);
     update.params.max_pages = Some(requests);
     Ok(CrawlOptions {
         seeds: Some(seeds.to_path_buf()),
@@ -155,7 +164,7 @@ fn crawl_options(
                 proxy: Some(proxy.to_string()),
                 connect_timeout: std::time::Duration::from_secs(5),
                 timeout: std::time::Duration::from_secs(10),
-                accept_language: Some(TargetLang::parse("ja")?.accept_language()),
+                accept_language: Some(TargetLang::parse(TARGET)?.accept_language()),
                 ..ClientOptions::default()
             },
             delay: std::time::Duration::ZERO,
@@ -209,13 +218,13 @@ fn print_next_steps(root: &Path) {
     println!("  langcrawl simulate --web {dir}/web --strategy all -o {dir}/replay");
 }
 
-/// The demo starts afresh: it replaces an earlier demo crawl, but never a
-/// folder that is not a crawl directory.
+/// The demo starts afresh: it replaces an earlier demo (finished or
+/// stopped), or a crawl directory, but never another folder.
 fn prepare_dir(root: &Path) -> Result<()> {
     if !root.exists() {
         return Ok(());
     }
-    let is_crawl = root.join("crawl.json").is_file();
+    let is_crawl = root.join("crawl.json").is_file() || root.join(DEMO_MARKER).is_file();
     let is_empty = std::fs::read_dir(root)
         .map_err(Error::io(root))?
         .next()

@@ -72,11 +72,16 @@ fn argument_error(e: clap::Error) -> ! {
         .find(|l| !l.is_empty())
         .unwrap_or("bad arguments");
     let line = line.strip_prefix("error: ").unwrap_or(line);
-    // clap's suggestion for a misspelt value or flag, on the same line
-    let tip = text.lines().find_map(|l| l.trim().strip_prefix("tip: "));
-    match tip {
-        Some(tip) => eprintln!("langcrawl: {line}; {tip} (see --help)"),
-        None => eprintln!("langcrawl: {line} (see --help)"),
+    // the values a flag takes and clap's suggestion for a misspelt value
+    // or flag, on the same line
+    let mut said = line.to_string();
+    for l in text.lines().map(str::trim) {
+        if let Some(tip) = l.strip_prefix("tip: ") {
+            said += &format!("; {tip}");
+        } else if l.starts_with("[possible values: ") {
+            said += &format!(" {l}");
+        }
     }
+    eprintln!("langcrawl: {said} (see --help)");
     std::process::exit(2);
 }

@@ -441,4 +441,28 @@ mod tests {
         let cli = parse("langcrawl sql --crawl /tmp/c SELECT").unwrap();
         assert_eq!(cli.crawl_dir(), Path::new("/tmp/c"));
     }
+
+    /// What `langcrawl ARGS` prints or refuses with.
+    fn rendered(args: &[&str]) -> String {
+        let line = std::iter::once("langcrawl").chain(args.iter().copied());
+        match Cli::try_parse_from(line) {
+            Ok(_) => panic!("{args:?} parsed"),
+            Err(e) => e.render().to_string(),
+        }
+    }
+
+    #[test]
+    fn strategy_help_names_every_registered_strategy_with_what_it_does() {
+        for command in ["crawl", "updatedb", "refilter", "simulate"] {
+            let help = rendered(&[command, "--help"]);
+            for strategy in crate::strategy::STRATEGIES {
+                let entry = format!("- {}:", strategy.name);
+                let line = help.lines().find(|l| l.trim_start().starts_with(&entry));
+                let line = line.unwrap_or_else(|| panic!("{command} --help: no {entry}\n{help}"));
+                assert!(line.ends_with(strategy.about), "{command}: {line}");
+            }
+        }
+        let refused = rendered(&["crawl", "--strategy", "adaptiv"]);
+        assert!(refused.contains("'adaptive'"), "{refused}");
+    }
 }

@@ -108,6 +108,8 @@ fn read_capped(reader: impl Read, cap: usize) -> (Vec<u8>, bool, Option<String>)
     };
     let capped = out.len() > cap;
     out.truncate(cap);
+    // grown chunk by chunk, it waits in memory until its row is written
+    crate::memory::fit(&mut out);
     (out, capped, error)
 }
 

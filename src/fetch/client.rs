@@ -290,13 +290,21 @@ async fn read(mut response: reqwest::Response, cap: usize) -> Response {
 }
 
 /// The bytes to make room for before the body arrives: its Content-Length,
-/// never more than the cap (a server may claim any length). Growing a
-/// buffer chunk by chunk instead ends at up to twice the body's size.
+/// never more than the cap or [`PRESIZE_MAX`] (a server may claim any
+/// length). Growing a buffer chunk by chunk instead ends at up to twice
+/// the body's size.
 fn expected_length(response: &reqwest::Response, cap: usize) -> usize {
+    let most = cap.min(PRESIZE_MAX) as u64;
     response
         .content_length()
-        .map_or(0, |length| length.min(cap as u64) as usize)
+        .map_or(0, |length| length.min(most) as usize)
 }
+
+/// The most room made before a byte arrives, whatever the cap: a server
+/// that claims a length and sends nothing must not make a crawl with a
+/// huge `--max-content-bytes` allocate it (the buffer grows past this as
+/// bytes come).
+const PRESIZE_MAX: usize = 16 << 20;
 
 /// Decodes the payload into the content; keeps the payload beside it only
 /// when the bytes differ.

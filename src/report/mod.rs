@@ -101,6 +101,7 @@ impl CrawlTotals {
     }
 }
 
+/// `crawl`'s totals after its last round.
 pub async fn crawl_totals(engine: &Engine, crawl: &CrawlDir) -> Result<CrawlTotals> {
     use crate::store::rows::column;
     use datafusion::arrow::array::Int64Array;

@@ -6,7 +6,7 @@
 //!   the protocol's hard cases (legacy charsets, robots.txt that fails,
 //!   redirects, errors, a crawler trap) and the markup's (`shapes`: image
 //!   links, framesets, refresh pages, image maps, hreflang alternates,
-//!   junk) — the demo and the phase tests.
+//!   junk) — the phase tests and `websim serve`.
 //! - `calibrated`: an explicit web graph shaped after Tamura's
 //!   measurements of the Thai web, written as a web directory
 //!   (`crate::webgraph`) by `websim generate` (statistics in `web_stats`);

@@ -32,6 +32,14 @@ fn sh_blocks(guide: &Path) -> Vec<Block> {
             }
             (Some(_), "```") => blocks.push(open.take().unwrap()),
             (Some(block), line) => block.text += &format!("{line}\n"),
+            // any other language would be skipped unseen: sh runs, text
+            // does not, a bare fence is output
+            (None, fence) if fence.starts_with("```") => assert!(
+                ["```", "```text"].contains(&fence),
+                "{}:{}: a block is sh, text or bare, not {fence}",
+                guide.display(),
+                n + 1
+            ),
             (None, _) => {}
         }
     }

@@ -66,6 +66,16 @@ fn a_seeds_file_with_junk_lines() {
 }
 
 #[test]
+fn an_unknown_strategy_is_refused_with_the_names_there_are() {
+    let out = langcrawl(&["crawl", "--strategy", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "possible values: bfs, tld-anchor");
+    assert_one_line_error(&out, "adaptive");
+    let out = langcrawl(&["updatedb", "--strategy", "adaptiv"]);
+    assert_one_line_error(&out, "a similar value exists: 'adaptive'");
+}
+
+#[test]
 fn an_unknown_language() {
     let crawl = Crawl::new();
     let seeds = crawl.japanese_seeds();

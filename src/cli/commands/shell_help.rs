@@ -12,9 +12,13 @@ use crate::error::{Error, Result};
 
 /// Prints `shell`'s completion script for langcrawl.
 pub fn completions(shell: clap_complete::Shell) -> Result<()> {
+    print(&script(shell))
+}
+
+fn script(shell: clap_complete::Shell) -> Vec<u8> {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "langcrawl", &mut script);
-    print(&script)
+    script
 }
 
 /// Prints the manual page of langcrawl, or of one of its commands
@@ -57,14 +61,7 @@ mod tests {
 
     #[test]
     fn completions_and_the_manual_name_every_command_and_strategy() {
-        let mut script = Vec::new();
-        clap_complete::generate(
-            clap_complete::Shell::Bash,
-            &mut Cli::command(),
-            "langcrawl",
-            &mut script,
-        );
-        let script = String::from_utf8(script).unwrap();
+        let script = String::from_utf8(script(clap_complete::Shell::Bash)).unwrap();
         let main = String::from_utf8(page(None).unwrap()).unwrap();
         for command in Cli::command().get_subcommands() {
             let name = command.get_name();
