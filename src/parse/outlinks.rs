@@ -127,7 +127,6 @@ fn header_link(link: &HeaderLink) -> Option<RawLink> {
 }
 
 /// Link rows, one per destination and distinct text.
-#[derive(Default)]
 struct Rows<'a> {
     links: Vec<LinkRow>,
     /// Each destination's rows, first occurrence first.
