@@ -346,6 +346,9 @@ pub struct LinkRow {
     pub position: i32,
     /// A sitemap's `<lastmod>` for the URL.
     pub lastmod: Option<String>,
+    /// Whether this is the page's first row for its destination (`None`:
+    /// not marked, for `sql/views/page_links.sql` to pick one).
+    pub first_link_to_dst: Option<bool>,
 }
 
 /// Parses one fetch row; `target` (ISO 639-3) is the language whose script

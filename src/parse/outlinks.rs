@@ -92,6 +92,7 @@ pub fn bare_link(src_url: &str, src_host: &str, dst: &Url, kind: LinkKind) -> Li
         hreflang: None,
         position: 0,
         lastmod: None,
+        first_link_to_dst: None,
     }
 }
 
@@ -169,6 +170,9 @@ impl Rows<'_> {
             let row = self.links.len();
             self.seen.entry(dst.to_string()).or_default().push(row);
             self.push(input, src_lang, dst, raw, anchor, hreflang);
+            if let Some(later) = self.links.last_mut() {
+                later.first_link_to_dst = Some(false);
+            }
         }
     }
 
@@ -195,6 +199,7 @@ impl Rows<'_> {
             hreflang,
             position: i32::try_from(self.links.len()).unwrap_or(i32::MAX),
             lastmod: None,
+            first_link_to_dst: Some(true),
         });
     }
 }

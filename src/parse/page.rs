@@ -332,6 +332,9 @@ mod tests {
             ("/cse", "more", "News", 1)
         );
         assert_eq!((rows[2].0, rows[2].1), ("/logo", "Home"));
+        // link selection reads a destination's first row, marked by parse
+        let first: Vec<Option<bool>> = parsed.links.iter().map(|l| l.first_link_to_dst).collect();
+        assert_eq!(first, [Some(true), Some(false), Some(true)]);
         assert_eq!(parsed.page.unwrap().outlinks, 2);
     }
 

@@ -230,6 +230,11 @@ pub static LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
         utf8("heading", true),
         // a sitemap's <lastmod> for the URL, as written (NULL otherwise)
         utf8("lastmod", true),
+        // true: the page's first row for its destination (the one link
+        // selection reads), false: a later text it is linked with; NULL:
+        // not marked (redirects, sitemaps, segments written before), left
+        // to `sql/views/page_links.sql` to pick
+        boolean("first_link_to_dst", true),
     ]))
 });
 
