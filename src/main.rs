@@ -15,6 +15,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const STACK_BYTES: usize = 256 << 20;
 
 fn main() {
+    end_quietly_when_stdout_closes();
     let cli = match langcrawl::cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => argument_error(e),
@@ -31,6 +32,28 @@ fn main() {
             |thread| thread.join().unwrap_or(101),
         );
     std::process::exit(code);
+}
+
+/// A reader that stops reading (`langcrawl sql ... | head`) closes the
+/// pipe, and `println!` panics on it; end quietly instead, with status 0
+/// as ripgrep does (a `set -o pipefail` script goes on), not SIGPIPE's
+/// death (SIGPIPE stays ignored: a peer closing a socket must not kill a
+/// crawl). A phase stopped so is left as a killed one is: its previous
+/// state readable, the phase re-runnable.
+fn end_quietly_when_stdout_closes() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        report(info);
+    }));
 }
 
 /// Runs the command on a tokio runtime; its exit status.

@@ -277,3 +277,37 @@ fn after_a_merged_round_fetch_and_parse_say_to_generate() {
         );
     }
 }
+
+/// `langcrawl sql ... | head -1`: the reader closes the pipe after a line;
+/// the command ends quietly with status 0 (a `set -o pipefail` script
+/// goes on), not with a panic.
+#[test]
+fn output_to_a_reader_that_stops_reading_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let crawl = Crawl::new();
+    let seeds = crawl.japanese_seeds();
+    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    let dir = crawl.dir();
+    let query = "SELECT * FROM generate_series(1, 1000000)";
+    let args = [
+        "sql",
+        "--crawl",
+        dir.to_str().unwrap(),
+        "--format",
+        "csv",
+        query,
+    ];
+    let mut child = crate::util::command(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    let stdout = child.stdout.take().unwrap();
+    BufReader::new(stdout).read_line(&mut first).unwrap();
+    assert_eq!(first, "value\n");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
