@@ -5,6 +5,9 @@
 //! confusable neighbours where it has some; a language is named only when
 //! the models are sure, else `und` — never a guess.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use super::neighbours;
 use super::ngram_model;
 use super::script::ScriptCounts;
@@ -43,6 +46,40 @@ impl AnchorLang {
 /// [`HAN`] or [`UNDETERMINED`], without a target.
 pub fn anchor_lang(text: &str) -> String {
     identify_anchor(text, None).lang
+}
+
+/// [`identify_anchor`]'s language code for `text` in a crawl of `target`,
+/// from this thread's recent anchors when it was asked lately: menus
+/// repeat their anchors on every page of a site.
+pub fn recent_anchor_lang(text: &str, target: Option<&str>) -> String {
+    RECENT_ANCHORS.with_borrow_mut(|recent| {
+        if recent.target.as_deref() != target || recent.langs.len() >= RECENT_ANCHOR_TEXTS {
+            recent.target = target.map(str::to_string);
+            recent.langs.clear();
+        }
+        if let Some(lang) = recent.langs.get(text) {
+            return lang.clone();
+        }
+        let lang = identify_anchor(text, target).lang;
+        recent.langs.insert(text.to_string(), lang.clone());
+        lang
+    })
+}
+
+/// Anchor texts a thread keeps (it starts again when they are reached).
+const RECENT_ANCHOR_TEXTS: usize = 16_384;
+
+/// The anchors a thread named lately, for one target.
+struct RecentAnchors {
+    target: Option<String>,
+    langs: HashMap<String, String>,
+}
+
+thread_local! {
+    static RECENT_ANCHORS: RefCell<RecentAnchors> = RefCell::new(RecentAnchors {
+        target: None,
+        langs: HashMap::new(),
+    });
 }
 
 /// The language of a short text for a crawl of `target`: the script
@@ -212,6 +249,32 @@ fn devanagari_lang(text: &str) -> AnchorLang {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recent_anchors_are_named_as_identify_anchor_names_them() {
+        let anchors = [
+            "ホームページ",
+            "会社概要",
+            "Contact us",
+            "ติดต่อเรา",
+            "Über uns und unsere Geschichte",
+            "http://example.com/",
+            "",
+        ];
+        for target in [None, Some("jpn"), Some("cmn"), Some("tha"), None] {
+            // twice: the second time from the thread's recent anchors
+            for _ in 0..2 {
+                for text in anchors {
+                    let named = identify_anchor(text, target).lang;
+                    assert_eq!(
+                        recent_anchor_lang(text, target),
+                        named,
+                        "{text} for {target:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn script_decides_short_anchors() {

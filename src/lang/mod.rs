@@ -16,7 +16,9 @@ pub mod script;
 pub mod target_eval;
 pub mod url;
 
-pub use anchor::{anchor_lang, identify_anchor, matches_target, AnchorLang, HAN};
+pub use anchor::{
+    anchor_lang, identify_anchor, matches_target, recent_anchor_lang, AnchorLang, HAN,
+};
 pub use charset::{decode, Decoded};
 pub use codes::TargetLang;
 pub use page::{identify_page, PageLang};

@@ -137,7 +137,7 @@ struct Rows<'a> {
 
 impl Rows<'_> {
     fn anchor_lang(&self, anchor: &str) -> String {
-        lang::identify_anchor(anchor, self.target).lang
+        lang::recent_anchor_lang(anchor, self.target)
     }
 
     fn add(&mut self, input: &FetchedPage<'_>, src_lang: Option<&str>, dst: &Url, raw: &RawLink) {

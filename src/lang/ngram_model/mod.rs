@@ -11,11 +11,23 @@
 
 use std::sync::LazyLock;
 
+use recent::{Hit, RECENT_NGRAMS, RECENT_WORDS};
+
 pub mod format;
+mod recent;
 pub use format::{first_slot, hash, MAGIC, QUANTUM, SLOT_BYTES};
 
-/// The model shipped in the binary.
-static MODEL_BYTES: &[u8] = include_bytes!("models.bin");
+/// The model shipped in the binary, zstd-compressed (13.8 MB as it is
+/// read, 8.6 MB in the binary).
+static MODEL_ZSTD: &[u8] = include_bytes!("models.bin.zst");
+
+/// The shipped model's bytes, decompressed once (about 30 ms).
+fn model_bytes() -> &'static [u8] {
+    static BYTES: LazyLock<Vec<u8>> = LazyLock::new(|| {
+        zstd::decode_all(MODEL_ZSTD).expect("the n-gram model built into the binary decompresses")
+    });
+    &BYTES
+}
 
 /// Nats added per order a letter's context is shortened by (stupid
 /// backoff's factor 0.4).
@@ -43,7 +55,7 @@ pub struct NgramModel<'a> {
 /// The shipped model, read once.
 pub fn model() -> &'static NgramModel<'static> {
     static MODEL: LazyLock<NgramModel<'static>> = LazyLock::new(|| {
-        NgramModel::parse(MODEL_BYTES)
+        NgramModel::parse(model_bytes())
             .expect("the n-gram model built into the binary is well formed")
     });
     &MODEL
@@ -129,10 +141,10 @@ impl<'a> NgramModel<'a> {
     }
 
     /// The (language, -16 · ln P) pairs of an n-gram, if any language has
-    /// it: from the thread's [`RecentNgrams`] when it was looked up lately.
+    /// it: from the thread's [`recent::RecentNgrams`] when it was looked up lately.
     fn lookup(&self, ngram: &[u8]) -> &'a [u8] {
         let h = hash(ngram);
-        let (start, len) = RECENT.with_borrow_mut(|recent| {
+        let (start, len) = RECENT_NGRAMS.with_borrow_mut(|recent| {
             recent.get_or_insert(self.entries.as_ptr() as usize, h, || self.range(h))
         });
         &self.entries[start as usize..(start + len) as usize]
@@ -223,60 +235,16 @@ impl NgramModel<'static> {
     }
 }
 
-/// The n-grams a thread looked up lately, by hash (the table's answer
-/// depends on the hash alone): the models' table is megabytes read at
-/// random, and a text repeats its letters and short n-grams, so most
-/// lookups are answered here instead of from main memory.
-struct RecentNgrams {
-    /// The model the ranges are of (its entries' address).
-    model: usize,
-    /// (hash, start, len) per slot, direct-mapped by the hash's low bits;
-    /// a slot is empty while its `len` is `u32::MAX`.
-    slots: Vec<(u64, u32, u32)>,
-}
-
-/// 512 KiB a thread, within a core's L2 cache here (2 MiB): parse went
-/// from 3,200 to 3,600–3,900 pages/s against 4,096 slots.
-const RECENT_SLOTS: usize = 32768;
-
-thread_local! {
-    static RECENT: std::cell::RefCell<RecentNgrams> = const {
-        std::cell::RefCell::new(RecentNgrams { model: 0, slots: Vec::new() })
-    };
-}
-
-impl RecentNgrams {
-    fn get_or_insert(
-        &mut self,
-        model: usize,
-        h: u64,
-        range: impl FnOnce() -> (u32, u32),
-    ) -> (u32, u32) {
-        if self.model != model || self.slots.is_empty() {
-            self.model = model;
-            self.slots = vec![(0, 0, u32::MAX); RECENT_SLOTS];
-        }
-        let slot = &mut self.slots[h as usize % RECENT_SLOTS];
-        if slot.0 != h || slot.2 == u32::MAX {
-            let (start, len) = range();
-            *slot = (h, start, len);
-        }
-        (slot.1, slot.2)
-    }
-}
-
 /// The running totals of one text. A letter adds, for each language, the
 /// log-probability of its longest context the language's model has, less
 /// [`BACKOFF`] per order shortened, or [`UNSEEN`] when none: the common
 /// "none" part is summed once (`missing`), the languages with a hit get
-/// the difference, each once per letter (`stamp`).
+/// the difference, each once per letter.
 struct Scorer<'m> {
     model: &'m NgramModel<'static>,
     /// Indexed by the file's u8 language index (no bounds to check).
     totals: [f32; 256],
     known: [u32; 256],
-    /// The letter each language was last scored at (+1; 0: never).
-    stamp: [u32; 256],
     missing: f32,
     letters: usize,
 }
@@ -287,21 +255,51 @@ impl<'m> Scorer<'m> {
             model,
             totals: [0.0; 256],
             known: [0; 256],
-            stamp: [0; 256],
             missing: 0.0,
             letters: 0,
         }
     }
 
-    /// Adds each letter of `word`, given up to `orders - 1` letters before it.
+    /// Adds each letter of `word`, given up to `orders - 1` letters before
+    /// it: its hits from the thread's recent words, else from the table.
+    /// The sums are the same, in the same order, either way.
     fn word(&mut self, word: &[char]) {
+        let model = self.model;
+        RECENT_WORDS.with_borrow_mut(|recent| {
+            let hits = recent.hits(model.entries.as_ptr() as usize, word, |out| {
+                model.word_hits(word, out)
+            });
+            for hit in hits {
+                if hit.lang == Hit::LETTER {
+                    self.missing += hit.gain;
+                } else {
+                    let lang = usize::from(hit.lang);
+                    self.known[lang] += 1;
+                    self.totals[lang] += hit.gain;
+                }
+            }
+        });
+        self.letters += word.len();
+    }
+
+    /// The totals with the common part added.
+    fn totals(&self) -> impl Iterator<Item = f32> + '_ {
+        let n = self.model.langs.len();
+        self.totals[..n].iter().map(|t| t + self.missing)
+    }
+}
+
+impl NgramModel<'_> {
+    /// Writes `word`'s hits into `out`: per letter a [`Hit::LETTER`] with
+    /// the part every language gets, then each language's gain over it
+    /// (its longest order found; once per letter).
+    fn word_hits(&self, word: &[char], out: &mut Vec<Hit>) {
         // Which orders were found ending at the letter before: an n-gram is
         // kept only with its first n - 1 letters, so an order-k n-gram can
         // be in the table only if the order-(k - 1) one before it was.
         let mut before = [false; MAX_ORDERS];
         for i in 0..word.len() {
-            let letter = (self.letters + i + 1) as u32;
-            let orders = self.model.orders.clamp(1, MAX_ORDERS).min(i + 1);
+            let orders = self.orders.clamp(1, MAX_ORDERS).min(i + 1);
             // The letters in context, encoded once; order k is a suffix.
             let mut bytes = [0u8; 4 * MAX_ORDERS];
             let mut starts = [0usize; MAX_ORDERS];
@@ -311,37 +309,37 @@ impl<'m> Scorer<'m> {
                 len += c.encode_utf8(&mut bytes[len..]).len();
             }
             let missing = UNSEEN + BACKOFF * (orders - 1) as f32;
-            self.missing += missing;
+            out.push(Hit {
+                lang: Hit::LETTER,
+                gain: missing,
+            });
             // Every order's entries first: the lookups are independent, so
             // their memory reads overlap.
             let mut found: [&[u8]; MAX_ORDERS] = [&[]; MAX_ORDERS];
             for (order, entries) in found.iter_mut().enumerate().take(orders) {
                 if order == 0 || before[order - 1] {
-                    *entries = self.model.lookup(&bytes[starts[orders - 1 - order]..len]);
+                    *entries = self.lookup(&bytes[starts[orders - 1 - order]..len]);
                 }
             }
             for (was, entries) in before.iter_mut().zip(&found) {
                 *was = !entries.is_empty();
             }
+            // The languages given a gain at this letter (u8 indices).
+            let mut scored = [0u64; 4];
             for order in (1..=orders).rev() {
                 let gain = BACKOFF * (orders - order) as f32 - missing;
                 for pair in found[order - 1].chunks_exact(2) {
-                    let lang = usize::from(pair[0]);
-                    if self.stamp[lang] != letter {
-                        self.stamp[lang] = letter;
-                        self.known[lang] += 1;
-                        self.totals[lang] += gain - f32::from(pair[1]) / QUANTUM;
+                    let (word, bit) = (usize::from(pair[0] >> 6), 1u64 << (pair[0] & 63));
+                    if pair[0] != Hit::LETTER && scored[word] & bit == 0 {
+                        scored[word] |= bit;
+                        out.push(Hit {
+                            lang: pair[0],
+                            gain: gain - f32::from(pair[1]) / QUANTUM,
+                        });
                     }
                 }
             }
         }
-        self.letters += word.len();
-    }
-
-    /// The totals with the common part added.
-    fn totals(&self) -> impl Iterator<Item = f32> + '_ {
-        let n = self.model.langs.len();
-        self.totals[..n].iter().map(|t| t + self.missing)
     }
 }
 
@@ -394,7 +392,7 @@ mod tests {
             }
         }
         // a second model (another copy of the file) is not answered from the first's
-        let copy: &'static [u8] = Box::leak(MODEL_BYTES.to_vec().into_boxed_slice());
+        let copy: &'static [u8] = Box::leak(model_bytes().to_vec().into_boxed_slice());
         let copy: &'static NgramModel<'static> =
             Box::leak(Box::new(NgramModel::parse(copy).unwrap()));
         for ngram in &ngrams {
