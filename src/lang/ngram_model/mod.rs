@@ -266,20 +266,23 @@ impl<'m> Scorer<'m> {
     fn word(&mut self, word: &[char]) {
         let model = self.model;
         RECENT_WORDS.with_borrow_mut(|recent| {
-            let hits = recent.hits(model.entries.as_ptr() as usize, word, |out| {
-                model.word_hits(word, out)
-            });
-            for hit in hits {
-                if hit.lang == Hit::LETTER {
-                    self.missing += hit.gain;
-                } else {
-                    let lang = usize::from(hit.lang);
-                    self.known[lang] += 1;
-                    self.totals[lang] += hit.gain;
-                }
+            let key = model.entries.as_ptr() as usize;
+            match recent.hits(key, word, |out| model.word_hits(word, |hit| out.push(hit))) {
+                Some(hits) => hits.iter().for_each(|hit| self.add(*hit)),
+                None => model.word_hits(word, |hit| self.add(hit)),
             }
         });
         self.letters += word.len();
+    }
+
+    fn add(&mut self, hit: Hit) {
+        if hit.lang == Hit::LETTER {
+            self.missing += hit.gain;
+        } else {
+            let lang = usize::from(hit.lang);
+            self.known[lang] += 1;
+            self.totals[lang] += hit.gain;
+        }
     }
 
     /// The totals with the common part added.
@@ -290,10 +293,10 @@ impl<'m> Scorer<'m> {
 }
 
 impl NgramModel<'_> {
-    /// Writes `word`'s hits into `out`: per letter a [`Hit::LETTER`] with
-    /// the part every language gets, then each language's gain over it
-    /// (its longest order found; once per letter).
-    fn word_hits(&self, word: &[char], out: &mut Vec<Hit>) {
+    /// Gives `word`'s hits to `out`: per letter a [`Hit::LETTER`] with the
+    /// part every language gets, then each language's gain over it (its
+    /// longest order found; once per letter).
+    fn word_hits(&self, word: &[char], mut out: impl FnMut(Hit)) {
         // Which orders were found ending at the letter before: an n-gram is
         // kept only with its first n - 1 letters, so an order-k n-gram can
         // be in the table only if the order-(k - 1) one before it was.
@@ -309,7 +312,7 @@ impl NgramModel<'_> {
                 len += c.encode_utf8(&mut bytes[len..]).len();
             }
             let missing = UNSEEN + BACKOFF * (orders - 1) as f32;
-            out.push(Hit {
+            out(Hit {
                 lang: Hit::LETTER,
                 gain: missing,
             });
@@ -332,7 +335,7 @@ impl NgramModel<'_> {
                     let (word, bit) = (usize::from(pair[0] >> 6), 1u64 << (pair[0] & 63));
                     if pair[0] != Hit::LETTER && scored[word] & bit == 0 {
                         scored[word] |= bit;
-                        out.push(Hit {
+                        out(Hit {
                             lang: pair[0],
                             gain: gain - f32::from(pair[1]) / QUANTUM,
                         });
