@@ -338,7 +338,7 @@ impl<'a> HostRun<'a> {
         };
         let turn = self.turn;
         let mut last = turn.take().await;
-        tokio::time::sleep(politeness::wait(&last, self.delay)).await;
+        politeness::sleep(politeness::wait(&last, self.delay)).await;
         self.start_budget().await;
         let deadline = self.pace.deadline();
         let shared = self.shared;
@@ -385,6 +385,12 @@ impl<'a> HostRun<'a> {
     /// if a stop is requested meanwhile.
     async fn pause(&mut self, wait: Duration) -> bool {
         let stop = &self.shared.options.stop;
+        if wait.is_zero() {
+            if stop.is_requested() {
+                self.pace.stop(shutdown::STOPPED.into());
+            }
+            return self.pace.stopped.is_none();
+        }
         tokio::select! {
             _ = tokio::time::sleep(wait) => true,
             _ = stop.requested() => {

@@ -159,8 +159,9 @@ impl std::fmt::Display for FetchReport {
     }
 }
 
-/// Fetched rows queued for the writer thread (bounds fetch memory).
-const ROWS_IN_FLIGHT: usize = 64;
+/// Fetched rows queued for the writer thread (bounds fetch memory: with
+/// pages of 1 MiB the writer is the slower, and the queue is full).
+const ROWS_IN_FLIGHT: usize = 32;
 /// Batches of sitemap rows queued for their writer.
 const SITEMAP_BATCHES_IN_FLIGHT: usize = 4;
 pub use memory_budget::PAGE_MEMORY;
@@ -184,7 +185,7 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
         std::thread::spawn(move || sitemap_rows::write_rows(sitemap_rx, sitemap_writer));
     let writer = SegmentWriter::create(&crawl.segment(round, Phase::Fetch), FETCH.clone())?;
 
-    // Rows waiting for the writer: with pages of up to 1 MiB, 64 rows.
+    // Rows waiting for the writer.
     let (tx, rx) = mpsc::channel::<FetchRow>(ROWS_IN_FLIGHT);
     let quiet = options.quiet;
     let activity = ActivityFile::start(crawl.root(), "fetch", round.0, Some(urls as u64));

@@ -46,6 +46,16 @@ pub fn wait(turn: &TurnGuard<'_>, delay: Duration) -> Duration {
     turn.map_or(Duration::ZERO, |at| delay.saturating_sub(at.elapsed()))
 }
 
+/// Sleeps `wait`, and not at all when it is zero: tokio's timer fires on
+/// its next millisecond tick, so a zero sleep costs up to a millisecond
+/// (with `--delay-ms 0`, a lone host's queue went at 1.4 ms a request, of
+/// which 0.12 ms fetching).
+pub async fn sleep(wait: Duration) {
+    if !wait.is_zero() {
+        tokio::time::sleep(wait).await;
+    }
+}
+
 /// A host's delay after an answer that took `elapsed`: at least `factor`
 /// times it (0: off), at least `base`, at most `cap`.
 pub fn stretched(base: Duration, factor: f64, elapsed: Duration, cap: Duration) -> Duration {
@@ -128,6 +138,14 @@ mod tests {
             !same(&by_ip, "a.example.jp", "b.example.jp"),
             "a proxy resolves them"
         );
+    }
+
+    #[tokio::test]
+    async fn no_delay_is_no_wait_for_the_timer() {
+        use futures::FutureExt;
+        // done on its first poll, not on the timer's next tick
+        assert_eq!(sleep(Duration::ZERO).now_or_never(), Some(()));
+        assert_eq!(sleep(Duration::from_millis(5)).now_or_never(), None);
     }
 
     #[test]
