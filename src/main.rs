@@ -15,6 +15,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const STACK_BYTES: usize = 256 << 20;
 
 fn main() {
+    no_huge_pages();
     end_quietly_when_stdout_closes();
     let cli = match langcrawl::cli::Cli::try_parse() {
         Ok(cli) => cli,
@@ -32,6 +33,21 @@ fn main() {
             |thread| thread.join().unwrap_or(101),
         );
     std::process::exit(code);
+}
+
+/// No transparent huge pages for this process: the allocator asks for
+/// them, and the first touch of one zeroes all of its 2 MiB however little
+/// is used. Without them (paired runs, medians): a fetch of 50,000 URLs
+/// held 360 MiB at its peak instead of 461, a parse of 45,426 pages 200
+/// instead of 228, an updatedb of 550,000 links 584 instead of 635, as
+/// fast (wall 1.02×, 0.99×, 0.92×).
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(PR_SET_THP_DISABLE) takes integers and sets a flag of
+    // this process; a kernel without it answers EINVAL, which is harmless.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
 }
 
 /// A reader that stops reading (`langcrawl sql ... | head`) closes the

@@ -21,10 +21,17 @@ pub use format::{first_slot, hash, MAGIC, QUANTUM, SLOT_BYTES};
 /// read, 8.6 MB in the binary).
 static MODEL_ZSTD: &[u8] = include_bytes!("models.bin.zst");
 
-/// The shipped model's bytes, decompressed once (about 30 ms).
+/// The shipped model's bytes, decompressed once (about 30 ms) into one
+/// buffer of the size the frame names (a growing buffer would hold up to
+/// twice the model at its peak).
 fn model_bytes() -> &'static [u8] {
     static BYTES: LazyLock<Vec<u8>> = LazyLock::new(|| {
-        zstd::decode_all(MODEL_ZSTD).expect("the n-gram model built into the binary decompresses")
+        let size = zstd::zstd_safe::get_frame_content_size(MODEL_ZSTD)
+            .ok()
+            .flatten()
+            .expect("the n-gram model built into the binary names its size");
+        zstd::bulk::decompress(MODEL_ZSTD, size as usize)
+            .expect("the n-gram model built into the binary decompresses")
     });
     &BYTES
 }
