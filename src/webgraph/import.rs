@@ -148,8 +148,6 @@ fn write_pages(from: &Path, web: &WebDir, hosts: &mut HostCache) -> Result<usize
 
 fn write_links(from: &Path, web: &WebDir, hosts: &mut HostCache, target: &str) -> Result<usize> {
     let mut writer = LinksWriter::create(&web.links())?;
-    // anchors repeat: identify each text once
-    let mut langs: HashMap<String, String> = HashMap::new();
     each_row(&from.join("links.tsv"), |cells| {
         let cell = |name: &str| cells.get(name).copied().unwrap_or("");
         let kind = match cell("kind") {
@@ -165,10 +163,8 @@ fn write_links(from: &Path, web: &WebDir, hosts: &mut HostCache, target: &str) -
         let text = cell("anchor");
         let anchor = Anchor {
             text: text.to_string(),
-            lang: langs
-                .entry(text.to_string())
-                .or_insert_with(|| crate::lang::anchor::identify_anchor(text, Some(target)).lang)
-                .clone(),
+            // anchors repeat: the recent ones are identified once
+            lang: crate::lang::anchor::recent_anchor_lang(text, Some(target)),
             kind: kind.to_string(),
             hreflang: None,
         };
