@@ -324,7 +324,7 @@ fn round_line(line: &str) -> Option<(&str, u64, f64)> {
 }
 
 fn print_table(pages: usize, ceilings: &[Ceiling], runs: &[Run]) {
-    let rate = |c: &Ceiling| c.requests as f64 / c.seconds;
+    let requests_per_s = |c: &Ceiling| c.requests as f64 / c.seconds;
     println!("\nweb: {pages} pages (websim generate --lang tha), served by `websim serve` on 127.0.0.1; {} cores", std::thread::available_parallelism().map_or(0, |n| n.get()));
     println!("\n| measure | figure |");
     println!("|---|---|");
@@ -333,7 +333,7 @@ fn print_table(pages: usize, ceilings: &[Ceiling], runs: &[Run]) {
         .map(|c| {
             format!(
                 "{:.0} ({} in {:.1} s, {} failed, {:.0} MB/s)",
-                rate(c),
+                requests_per_s(c),
                 c.requests,
                 c.seconds,
                 c.failed,
@@ -347,7 +347,7 @@ fn print_table(pages: usize, ceilings: &[Ceiling], runs: &[Run]) {
     );
     let bfs = runs.iter().find(|r| r.strategy == "bfs");
     for (i, run) in runs.iter().enumerate() {
-        let ceiling_rate = (rate(&ceilings[i]) + rate(&ceilings[i + 1])) / 2.0;
+        let ceiling_rate = (requests_per_s(&ceilings[i]) + requests_per_s(&ceilings[i + 1])) / 2.0;
         let rest = (run.wall - run.fetch_secs - run.parse_secs).max(0.0);
         let rate = run.urls as f64 / run.wall;
         let share = |s: f64| 100.0 * s / run.wall;

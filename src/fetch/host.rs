@@ -385,14 +385,8 @@ impl<'a> HostRun<'a> {
     /// if a stop is requested meanwhile.
     async fn pause(&mut self, wait: Duration) -> bool {
         let stop = &self.shared.options.stop;
-        if wait.is_zero() {
-            if stop.is_requested() {
-                self.pace.stop(shutdown::STOPPED.into());
-            }
-            return self.pace.stopped.is_none();
-        }
         tokio::select! {
-            _ = tokio::time::sleep(wait) => true,
+            _ = politeness::sleep(wait) => true,
             _ = stop.requested() => {
                 self.pace.stop(shutdown::STOPPED.into());
                 false

@@ -1,9 +1,9 @@
 //! Parse's worker threads: one per core for the whole phase, taking the
 //! fetch rows batch by batch, so that what a thread keeps warm (the
-//! n-grams it looked up, the words it scored and the anchors it named lately)
-//! serves every page it parses, and the
-//! phase's reading and writing go on while the workers parse. Results
-//! come back in the batches' order, whichever worker finishes first.
+//! n-grams it looked up, the words it scored and the anchors it named
+//! lately) serves every page it parses, and the phase's reading and
+//! writing go on while the workers parse. Results come back in the
+//! batches' order, whichever worker finishes first.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;

@@ -164,7 +164,7 @@ fn write_links(from: &Path, web: &WebDir, hosts: &mut HostCache, target: &str) -
         let anchor = Anchor {
             text: text.to_string(),
             // anchors repeat: the recent ones are identified once
-            lang: crate::lang::anchor::recent_anchor_lang(text, Some(target)),
+            lang: crate::lang::recent_anchor_lang(text, Some(target)),
             kind: kind.to_string(),
             hreflang: None,
         };
