@@ -14,15 +14,24 @@
 --          exploring (generate.sql)
 -- output:  one row: size (URLs in all), fetched (pages fetched so far),
 --          new_room (room for new URLs), explored (of those, explored)
-WITH ranked AS (
-    -- the priorities of the new URLs ranked before each one, summed, and
-    -- the best priority: what a learning strategy's round holds. Off
-    -- ($slow_start false) the planner drops this branch whole.
+WITH best_new AS (
+    -- the $top_n best new URLs: a round holds no more, so the count below
+    -- is the same as over all of them once capped by $top_n (a top-k, not
+    -- a sort of the whole queue). Off ($slow_start false) the planner
+    -- drops this branch whole.
+    SELECT priority, depth, host_rank, url
+    FROM fetch_candidates
+    WHERE NOT due AND $slow_start
+    ORDER BY priority DESC, depth, host_rank, url
+    LIMIT $top_n
+),
+ranked AS (
+    -- the priorities of those ranked before each one, summed, and the
+    -- best priority: what a learning strategy's round holds
     SELECT priority,
            sum(priority) OVER (ORDER BY priority DESC, depth, host_rank, url) - priority AS before,
            max(priority) OVER () AS best
-    FROM fetch_candidates
-    WHERE NOT due AND $slow_start
+    FROM best_new
 ),
 promising AS (
     -- the new URLs at least $round_cut as likely as the best one, or as
