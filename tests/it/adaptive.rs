@@ -10,7 +10,7 @@ use langcrawl::webgraph::WebDir;
 use langcrawl::websim::graph_site::GraphSite;
 use langcrawl::websim::spawn_background;
 
-use crate::util::{csv_fields, langcrawl, succeeded, Crawl};
+use crate::util::{csv_fields, langcrawl, succeeded, walk, Crawl};
 
 const ROUNDS: u32 = 8;
 const TOP_N: &str = "100";
@@ -314,24 +314,11 @@ fn refilter_replays_adaptive_over_a_bfs_crawl_and_leaves_it_unchanged() {
     assert_eq!(before, after);
     // No model, scores or frontier written into the crawl, and no scratch left.
     assert_eq!(crawl.number("SELECT count(*) FROM model"), 0);
-    for entry in walk(&crawl.dir()) {
+    for (entry, _, _) in walk(&crawl.dir()) {
         let name = entry.file_name().unwrap().to_string_lossy().to_string();
         assert!(
             !name.contains("open_links") && !name.contains(".tmp-"),
             "{entry:?}"
         );
     }
-}
-
-/// Every file and folder under `dir`.
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut all = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            all.extend(walk(&path));
-        }
-        all.push(path);
-    }
-    all
 }

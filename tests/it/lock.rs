@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Output};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
-use crate::util::{command, copy_dir, stderr, Crawl};
+use crate::util::{command, copy_dir, stderr, walk, Crawl};
 
 /// A crawl one round in, with round 2's fetch list generated.
 fn crawl_with_fetch_list() -> Crawl {
@@ -65,21 +65,6 @@ fn temp_folders(dir: &Path) -> Vec<PathBuf> {
         .filter(|p| p.to_string_lossy().contains(".tmp-"))
         .filter(|p| p.is_dir())
         .collect()
-}
-
-/// Every file and folder under `dir` with its size and modification time.
-fn walk(dir: &Path) -> Vec<(PathBuf, u64, SystemTime)> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let meta = std::fs::metadata(&path).unwrap();
-        found.push((path.clone(), meta.len(), meta.modified().unwrap()));
-        if meta.is_dir() {
-            found.extend(walk(&path));
-        }
-    }
-    found.sort();
-    found
 }
 
 /// The rows of round 2's fetch segment of the crawl at `dir`.

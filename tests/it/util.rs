@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::SystemTime;
 
 use std::collections::BTreeMap;
 
@@ -262,5 +263,35 @@ pub fn copy_dir(from: &Path, to: &Path) {
         } else {
             std::fs::copy(entry.path(), &target).unwrap();
         }
+    }
+}
+
+/// Every file and folder under `dir` with its size and modification time.
+/// A running fetch renames its temp folders into place while this walks,
+/// so an entry that vanishes between listing and reading is left out.
+pub fn walk(dir: &Path) -> Vec<(PathBuf, u64, SystemTime)> {
+    let mut found = Vec::new();
+    let Some(entries) = existing(std::fs::read_dir(dir)) else {
+        return found;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        let Some(meta) = existing(std::fs::metadata(&path)) else {
+            continue;
+        };
+        found.push((path.clone(), meta.len(), meta.modified().unwrap()));
+        if meta.is_dir() {
+            found.extend(walk(&path));
+        }
+    }
+    found.sort();
+    found
+}
+
+/// `Some` of an I/O result, `None` when its file is gone; other errors panic.
+fn existing<T>(result: std::io::Result<T>) -> Option<T> {
+    match result {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        other => Some(other.unwrap()),
     }
 }
