@@ -1,21 +1,26 @@
 //! The HTTP client: reqwest with timeouts (the total one bounds a stalled
 //! body too), no inline redirects, an optional proxy (`--proxy` or the
-//! `http_proxy` variable), and the address guard's resolver (`guard`) unless
-//! private hosts are allowed. It keeps what a WARC record needs: the request
-//! as sent, the status line and headers, the remote address, and the payload
-//! as received (`body` decodes it, both capped at the content cap).
+//! `http_proxy` variable; through `--proxy`, plain-http URLs share one
+//! pool of connections to it, `proxy_pool`), and the address guard's
+//! resolver (`guard`) unless private hosts are allowed. It keeps what a
+//! WARC record needs: the request as sent, the status line and headers,
+//! the remote address, and the payload as received (`reply` reads it,
+//! `body` decodes it, both capped at the content cap).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use bytes::Bytes;
+use http_body_util::Empty;
 use reqwest::header::{
-    HeaderMap, HeaderValue, ACCEPT, ACCEPT_ENCODING, ACCEPT_LANGUAGE, CONTENT_ENCODING,
-    CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, LOCATION, RETRY_AFTER,
-    USER_AGENT, VARY,
+    HeaderMap, HeaderValue, ACCEPT, ACCEPT_ENCODING, ACCEPT_LANGUAGE, HOST, IF_MODIFIED_SINCE,
+    IF_NONE_MATCH, USER_AGENT,
 };
 use reqwest::{redirect, Proxy};
 
 use super::body;
+use super::proxy_pool::ProxyPool;
+use super::reply::{read, Reply};
 
 use crate::error::{Error, Result};
 
@@ -117,6 +122,9 @@ impl Validators {
 pub struct Client {
     inner: reqwest::Client,
     headers: Arc<HeaderMap>,
+    /// The connections to `--proxy` that plain-http URLs share.
+    proxy_pool: Option<Arc<ProxyPool>>,
+    timeout: Duration,
 }
 
 /// The client; with `allow_private` false, names that resolve only to
@@ -149,9 +157,16 @@ pub fn build(options: &ClientOptions, allow_private: bool) -> Result<Client> {
     let inner = builder.build().map_err(|e| Error::HttpClient {
         message: error_chain(&e),
     })?;
+    let proxy_pool = options
+        .proxy
+        .as_deref()
+        .and_then(|proxy| ProxyPool::for_proxy(proxy, options.connect_timeout))
+        .map(Arc::new);
     Ok(Client {
         inner,
         headers: Arc::new(headers),
+        proxy_pool,
+        timeout: options.timeout,
     })
 }
 
@@ -220,19 +235,18 @@ pub async fn get_if(
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);
     let conditional = validators.headers();
-    let request = client.inner.get(url).headers(conditional.clone());
-    let mut response = match request.send().await {
-        Ok(response) => {
-            let mut read = read(response, max_content_bytes).await;
+    let sent = match pooled_request(client, url, &conditional) {
+        Some((pool, request)) => send_pooled(pool, request, started + client.timeout).await,
+        None => send(client, url, &conditional).await,
+    };
+    let mut response = match sent {
+        Ok(reply) => {
+            let mut read = read(reply, max_content_bytes).await;
             let version = read.http_version.as_deref().unwrap_or("HTTP/1.1");
             read.request = request_head(url, version, &client.headers, &conditional);
             read
         }
-        Err(e) => Response {
-            refused: super::guard::is_refusal(&e),
-            error: Some(error_chain(&e)),
-            ..Response::default()
-        },
+        Err(error) => error,
     };
     response.fetched_at_ms = fetched_at_ms;
     response.conditional = !conditional.is_empty();
@@ -240,97 +254,68 @@ pub async fn get_if(
     response
 }
 
-async fn read(mut response: reqwest::Response, cap: usize) -> Response {
-    let header = |name| {
-        response
-            .headers()
-            .get(name)
-            .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
-            .map(str::to_string)
-    };
-    let mut out = Response {
-        http_status: Some(response.status().as_u16()),
-        content_type: header(CONTENT_TYPE),
-        location: header(LOCATION),
-        retry_after: header(RETRY_AFTER),
-        vary: all_values(response.headers(), VARY),
-        etag: header(ETAG),
-        last_modified: header(LAST_MODIFIED),
-        headers: Some(headers_text(response.headers())),
-        http_version: Some(format!("{:?}", response.version())),
-        remote_ip: response.remote_addr().map(|a| a.ip().to_string()),
+/// The request for `url` over `client`'s proxy pool: a plain-http URL
+/// without credentials that the HTTP types take, when a pool is set.
+fn pooled_request(
+    client: &Client,
+    url: &str,
+    conditional: &HeaderMap,
+) -> Option<(Arc<ProxyPool>, hyper::Request<Empty<Bytes>>)> {
+    let pool = client.proxy_pool.as_ref()?;
+    let parsed = url::Url::parse(url).ok()?;
+    if parsed.scheme() != "http" || !parsed.username().is_empty() || parsed.password().is_some() {
+        return None;
+    }
+    let uri: hyper::Uri = url.parse().ok()?;
+    let host = uri.authority()?.as_str();
+    let mut request = hyper::Request::get(uri.clone())
+        .header(HOST, host)
+        .body(Empty::new())
+        .ok()?;
+    for (name, value) in client.headers.iter().chain(conditional) {
+        request.headers_mut().insert(name, value.clone());
+    }
+    Some((Arc::clone(pool), request))
+}
+
+/// Sends `request` over `pool`, the whole exchange bounded by `deadline`.
+async fn send_pooled(
+    pool: Arc<ProxyPool>,
+    request: hyper::Request<Empty<Bytes>>,
+    deadline: Instant,
+) -> std::result::Result<Reply, Response> {
+    let failed = |error: String| Response {
+        error: Some(error),
         ..Response::default()
     };
-    let encoding = header(CONTENT_ENCODING);
-    let mut payload = Vec::with_capacity(expected_length(&response, cap));
-    loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) => {
-                let room = cap.saturating_sub(payload.len());
-                if chunk.len() > room {
-                    payload.extend_from_slice(&chunk[..room]);
-                    out.payload_truncated = Some("length");
-                    break;
-                }
-                payload.extend_from_slice(&chunk);
-            }
-            Ok(None) => break,
-            Err(e) => {
-                out.payload_truncated = Some(if e.is_timeout() { "time" } else { "disconnect" });
-                out.error = Some(format!("reading body: {}", error_chain(&e)));
-                break;
-            }
-        }
+    match tokio::time::timeout_at(deadline.into(), pool.send(request)).await {
+        Err(_) => Err(failed("operation timed out".into())),
+        Ok(Err(e)) => Err(failed(e)),
+        Ok(Ok((response, connection))) => Ok(Reply::Pooled {
+            response,
+            connection: Some(connection),
+            pool,
+            deadline,
+        }),
     }
-    // A body without Content-Length (or shorter than it claimed) waits in
-    // memory until its row is written: give back its spare room.
-    crate::memory::fit(&mut payload);
-    keep_body(&mut out, payload, encoding.as_deref(), cap);
-    out
 }
 
-/// The bytes to make room for before the body arrives: its Content-Length,
-/// never more than the cap or [`PRESIZE_MAX`] (a server may claim any
-/// length). Growing a buffer chunk by chunk instead ends at up to twice
-/// the body's size.
-fn expected_length(response: &reqwest::Response, cap: usize) -> usize {
-    let most = cap.min(PRESIZE_MAX) as u64;
-    response
-        .content_length()
-        .map_or(0, |length| length.min(most) as usize)
-}
-
-/// The most room made before a byte arrives, whatever the cap: a server
-/// that claims a length and sends nothing must not make a crawl with a
-/// huge `--max-content-bytes` allocate it (the buffer grows past this as
-/// bytes come).
-const PRESIZE_MAX: usize = 16 << 20;
-
-/// Decodes the payload into the content; keeps the payload beside it only
-/// when the bytes differ.
-fn keep_body(out: &mut Response, payload: Vec<u8>, encoding: Option<&str>, cap: usize) {
-    if body::is_identity(encoding) {
-        out.truncated = out.payload_truncated.is_some();
-        out.content = payload;
-        return;
-    }
-    let decoded = body::decode(&payload, encoding, cap);
-    out.truncated = decoded.capped || out.payload_truncated.is_some();
-    out.content = decoded.content;
-    if out.error.is_none() && out.payload_truncated.is_none() {
-        out.error = decoded.error;
-    }
-    out.payload = Some(payload);
-}
-
-/// Every value of header `name`, joined with `, ` (`None` if absent).
-fn all_values(headers: &HeaderMap, name: reqwest::header::HeaderName) -> Option<String> {
-    let values: Vec<String> = headers
-        .get_all(name)
-        .iter()
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
-        .collect();
-    (!values.is_empty()).then(|| values.join(", "))
+/// Sends a GET of `url` with reqwest.
+async fn send(
+    client: &Client,
+    url: &str,
+    conditional: &HeaderMap,
+) -> std::result::Result<Reply, Response> {
+    let request = client.inner.get(url).headers(conditional.clone());
+    request
+        .send()
+        .await
+        .map(Reply::Reqwest)
+        .map_err(|e| Response {
+            refused: super::guard::is_refusal(&e),
+            error: Some(error_chain(&e)),
+            ..Response::default()
+        })
 }
 
 /// The values of header `name` (any case) among `headers`, `name: value`
@@ -341,13 +326,6 @@ pub fn header_values<'a>(headers: &'a str, name: &'a str) -> impl Iterator<Item 
         .filter_map(|line| line.split_once(':'))
         .filter(move |(n, _)| n.trim().eq_ignore_ascii_case(name))
         .map(|(_, value)| value.trim())
-}
-
-fn headers_text(headers: &reqwest::header::HeaderMap) -> String {
-    headers
-        .iter()
-        .map(|(name, value)| format!("{name}: {}\n", String::from_utf8_lossy(value.as_bytes())))
-        .collect()
 }
 
 /// An error and its causes on one line (`error sending request: connection refused`).

@@ -18,6 +18,8 @@ pub mod hosts;
 pub mod memory_budget;
 pub mod politeness;
 pub mod progress;
+mod proxy_pool;
+mod reply;
 pub mod robots;
 pub mod rows;
 pub mod sitemap;

@@ -1,0 +1,275 @@
+//! Kept-alive connections to the `--proxy`, shared by every crawled host.
+//! reqwest keeps its idle connections per target host, so through a
+//! forward proxy each host opened a connection of its own (7,675 for the
+//! 50,000 URLs of the bench's largest round); here a plain-http URL goes
+//! over any idle connection to the proxy, its request line in absolute
+//! form (RFC 9112 §3.2.2) as reqwest writes it. https URLs (a CONNECT
+//! tunnel each) and proxies with credentials or of another scheme stay
+//! with reqwest.
+
+use std::net::SocketAddr;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::Empty;
+use hyper::body::Incoming;
+use hyper::client::conn::http1::{self, SendRequest};
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpStream;
+
+use super::client::error_chain;
+
+/// A GET like `request` (method, URI, version, headers; no body).
+fn copy(request: &Request<Empty<Bytes>>) -> Request<Empty<Bytes>> {
+    let mut copy = Request::new(Empty::new());
+    *copy.method_mut() = request.method().clone();
+    *copy.uri_mut() = request.uri().clone();
+    *copy.version_mut() = request.version();
+    *copy.headers_mut() = request.headers().clone();
+    copy
+}
+
+/// Idle connections kept at most (beyond them a finished one is closed).
+const MAX_IDLE: usize = 256;
+
+/// One connection to the proxy and the address it reached.
+pub struct Connection {
+    send: SendRequest<Empty<Bytes>>,
+    pub peer: SocketAddr,
+}
+
+/// The idle connections to one proxy.
+pub struct ProxyPool {
+    /// `host:port` of the proxy.
+    address: String,
+    connect_timeout: Duration,
+    idle: Mutex<Vec<Connection>>,
+}
+
+impl std::fmt::Debug for ProxyPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProxyPool")
+            .field("address", &self.address)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ProxyPool {
+    /// A pool for `proxy` (`http://host:port`), or `None` where reqwest
+    /// carries the requests: a proxy of another scheme, or with credentials.
+    pub fn for_proxy(proxy: &str, connect_timeout: Duration) -> Option<Self> {
+        let url = url::Url::parse(proxy).ok()?;
+        if url.scheme() != "http" || !url.username().is_empty() || url.password().is_some() {
+            return None;
+        }
+        let address = format!("{}:{}", url.host_str()?, url.port_or_known_default()?);
+        Some(ProxyPool {
+            address,
+            connect_timeout,
+            idle: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Sends `request` (its URI absolute) over an idle connection, or a
+    /// new one. A GET is safe to repeat, so when an idle connection turns
+    /// out closed — before the request went out, or before any answer
+    /// came (the proxy's keep-alive ran out meanwhile) — it goes again on
+    /// a new connection. The connection comes back with the response:
+    /// [`give_back`](Self::give_back) it once the body is read whole.
+    pub async fn send(
+        &self,
+        request: Request<Empty<Bytes>>,
+    ) -> Result<(Response<Incoming>, Connection), String> {
+        if let Some(mut connection) = self.take_idle().await {
+            match connection.send.try_send_request(copy(&request)).await {
+                Ok(response) => return Ok((response, connection)),
+                Err(mut failed) => {
+                    let unsent = failed.take_message().is_some();
+                    if !unsent && !failed.error().is_incomplete_message() {
+                        return Err(error_chain(failed.error()));
+                    }
+                }
+            }
+        }
+        let mut connection = self.connect().await?;
+        match connection.send.send_request(request).await {
+            Ok(response) => Ok((response, connection)),
+            Err(e) => Err(error_chain(&e)),
+        }
+    }
+
+    /// Keeps `connection` for the next request, if it is still open.
+    pub fn give_back(&self, connection: Connection) {
+        if connection.send.is_closed() {
+            return;
+        }
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        if idle.len() < MAX_IDLE {
+            idle.push(connection);
+        }
+    }
+
+    /// The last idle connection that is ready for a request.
+    async fn take_idle(&self) -> Option<Connection> {
+        loop {
+            let mut connection = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop()?;
+            if connection.send.ready().await.is_ok() {
+                return Some(connection);
+            }
+        }
+    }
+
+    /// A new connection to the proxy, its HTTP/1.1 driver spawned.
+    async fn connect(&self) -> Result<Connection, String> {
+        let failed = |e: &dyn std::error::Error| {
+            format!(
+                "connecting to the proxy {}: {}",
+                self.address,
+                error_chain(e)
+            )
+        };
+        let stream = tokio::time::timeout(self.connect_timeout, TcpStream::connect(&self.address))
+            .await
+            .map_err(|e| failed(&e))?
+            .map_err(|e| failed(&e))?;
+        stream.set_nodelay(true).map_err(|e| failed(&e))?;
+        let peer = stream.peer_addr().map_err(|e| failed(&e))?;
+        let (send, driver) = http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| failed(&e))?;
+        tokio::spawn(async move {
+            // ends when the proxy closes or every handle is dropped; its
+            // error reaches the request waiting on it
+            let _ = driver.await;
+        });
+        Ok(Connection { send, peer })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    use http_body_util::Full;
+    use hyper::server::conn::http1 as server;
+    use hyper::service::service_fn;
+    use tokio::net::TcpListener;
+
+    use super::super::client::{build, get, ClientOptions};
+
+    /// A forward proxy on 127.0.0.1 that answers every request with its
+    /// target and its host header, keeping connections alive unless
+    /// `close`; counts the connections it accepted.
+    async fn proxy(close: bool) -> (String, Arc<AtomicUsize>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let count = Arc::clone(&accepted);
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                count.fetch_add(1, Ordering::SeqCst);
+                let answer = service_fn(move |request: hyper::Request<_>| async move {
+                    let host = request.headers()["host"].to_str().unwrap().to_string();
+                    let body = format!("{} host={host}", request.uri());
+                    let mut response = hyper::Response::new(Full::new(bytes::Bytes::from(body)));
+                    if close {
+                        response
+                            .headers_mut()
+                            .insert("connection", "close".parse().unwrap());
+                    }
+                    Ok::<_, std::convert::Infallible>(response)
+                });
+                let io = super::TokioIo::new(stream);
+                tokio::spawn(server::Builder::new().serve_connection(io, answer));
+            }
+        });
+        (format!("http://{address}"), accepted)
+    }
+
+    /// Fetches one page on each of `hosts` hosts through `proxy`, one after
+    /// the other, checking each answer came for its own URL.
+    async fn fetch_hosts(proxy: &str, hosts: usize) {
+        let options = ClientOptions {
+            proxy: Some(proxy.to_string()),
+            ..ClientOptions::default()
+        };
+        let client = build(&options, false).unwrap();
+        for n in 0..hosts {
+            let url = format!("http://host{n}.example:8080/page?q={n}");
+            let response = get(&client, &url, 1 << 20).await;
+            assert_eq!(response.http_status, Some(200), "{response:?}");
+            let expected = format!("{url} host=host{n}.example:8080");
+            assert_eq!(String::from_utf8_lossy(&response.content), expected);
+            assert_eq!(response.remote_ip.as_deref(), Some("127.0.0.1"));
+        }
+    }
+
+    #[tokio::test]
+    async fn hosts_share_one_kept_alive_connection_to_the_proxy() {
+        let (url, accepted) = proxy(false).await;
+        fetch_hosts(&url, 20).await;
+        assert_eq!(accepted.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_proxy_that_closes_every_connection_is_dialled_again() {
+        let (url, accepted) = proxy(true).await;
+        fetch_hosts(&url, 20).await;
+        assert_eq!(accepted.load(Ordering::SeqCst), 20);
+    }
+
+    /// A proxy that answers one request per connection and then closes it
+    /// without saying so (no `Connection: close`), as a proxy whose
+    /// keep-alive timeout just ran out does.
+    async fn closing_proxy() -> (String, Arc<AtomicUsize>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let count = Arc::clone(&accepted);
+        tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                count.fetch_add(1, Ordering::SeqCst);
+                tokio::spawn(async move {
+                    let mut head = Vec::new();
+                    let mut buf = [0u8; 1024];
+                    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match stream.read(&mut buf).await {
+                            Ok(n) if n > 0 => head.extend_from_slice(&buf[..n]),
+                            _ => return,
+                        }
+                    }
+                    let text = String::from_utf8_lossy(&head);
+                    let target = text.split(' ').nth(1).unwrap_or_default().to_string();
+                    let answer = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{target}",
+                        target.len()
+                    );
+                    let _ = stream.write_all(answer.as_bytes()).await;
+                    let _ = stream.shutdown().await;
+                });
+            }
+        });
+        (format!("http://{address}"), accepted)
+    }
+
+    #[tokio::test]
+    async fn a_connection_the_proxy_closed_unannounced_is_not_a_failed_fetch() {
+        let (proxy, accepted) = closing_proxy().await;
+        let options = ClientOptions {
+            proxy: Some(proxy),
+            ..ClientOptions::default()
+        };
+        let client = build(&options, false).unwrap();
+        for n in 0..50 {
+            let url = format!("http://host{n}.example/");
+            let response = get(&client, &url, 1 << 20).await;
+            assert_eq!(response.http_status, Some(200), "request {n}: {response:?}");
+            assert_eq!(String::from_utf8_lossy(&response.content), url);
+        }
+        assert!(accepted.load(Ordering::SeqCst) >= 50);
+    }
+}
