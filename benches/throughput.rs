@@ -311,16 +311,24 @@ fn crawl(web: &Path, dir: &Path, proxy: &str, strategy: &str) -> anyhow::Result<
     Ok(run)
 }
 
-/// The phase, count and seconds of a fetch or parse round line.
+/// The phase, count and seconds of a fetch or parse round line. The
+/// seconds are printed to a tenth, the rate to a page a second: the
+/// seconds are the count over the rate where there is one (a round of
+/// 0.04 s would count as 0.0 s).
 fn round_line(line: &str) -> Option<(&str, u64, f64)> {
     let phase = ["fetch", "parse"]
         .into_iter()
         .find(|p| line.starts_with(&format!("{p} round ")))?;
     let (_, rest) = line.split_once(": ")?;
     let mut words = rest.split_whitespace();
-    let count = words.next()?.parse().ok()?;
-    let secs = words.nth(2)?.trim_end_matches('s').parse().ok()?;
-    Some((phase, count, secs))
+    let count: u64 = words.next()?.parse().ok()?;
+    let secs: f64 = words.nth(2)?.trim_end_matches('s').parse().ok()?;
+    let rate: Option<f64> = words
+        .next()
+        .and_then(|w| w.strip_prefix('('))
+        .and_then(|w| w.parse().ok())
+        .filter(|&r| r > 0.0);
+    Some((phase, count, rate.map_or(secs, |r| count as f64 / r)))
 }
 
 fn print_table(pages: usize, ceilings: &[Ceiling], runs: &[Run]) {
