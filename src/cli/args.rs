@@ -109,8 +109,8 @@ pub enum Command {
     /// Print the manual page (roff), e.g. `langcrawl man > ~/.local/share/man/man1/langcrawl.1`,
     /// or a command's (`langcrawl man crawl > .../langcrawl-crawl.1`)
     Man {
-        /// The command whose page to print [default: langcrawl's]
-        command: Option<String>,
+        /// The command whose page to print, e.g. `crawl` or `websim serve` [default: langcrawl's]
+        command: Vec<String>,
     },
     /// A Ballista cluster's processes, with langcrawl's SQL functions (feature `ballista`)
     #[cfg(feature = "ballista")]

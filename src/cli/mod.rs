@@ -32,7 +32,7 @@ pub async fn run(cli: Cli) -> Result<()> {
     // Printed from the clap definitions alone: no crawl, no engine.
     match &cli.command {
         Command::Completions { shell } => return shell_help::completions(*shell),
-        Command::Man { command } => return shell_help::man(command.as_deref()),
+        Command::Man { command } => return shell_help::man(command),
         _ => {}
     }
     let ctx = Context::new(&cli).await?;

@@ -22,22 +22,27 @@ fn script(shell: clap_complete::Shell) -> Vec<u8> {
 }
 
 /// Prints the manual page of langcrawl, or of one of its commands
-/// (`langcrawl-crawl(1)`), roff for `man`.
-pub fn man(command: Option<&str>) -> Result<()> {
+/// (`langcrawl-crawl(1)`, `langcrawl-websim-serve(1)` for `man websim
+/// serve`), roff for `man`.
+pub fn man(command: &[String]) -> Result<()> {
     print(&page(command)?)
 }
 
-fn page(command: Option<&str>) -> Result<Vec<u8>> {
-    let mut cli = Cli::command();
-    cli.build(); // names each command's page `langcrawl-NAME`
-    let of = match command {
-        None => cli,
-        Some(name) => cli.find_subcommand(name).cloned().ok_or_else(|| {
+fn page(command: &[String]) -> Result<Vec<u8>> {
+    let mut of = Cli::command();
+    of.build(); // names each command's page `langcrawl-NAME` (`-SUB`)
+    for (depth, name) in command.iter().enumerate() {
+        of = of.find_subcommand(name).cloned().ok_or_else(|| {
             Error::Usage(format!(
-                "man {name}: no such command (see langcrawl --help)"
+                "man {}: no such command (see langcrawl {}--help)",
+                command[..=depth].join(" "),
+                command[..depth]
+                    .iter()
+                    .map(|c| format!("{c} "))
+                    .collect::<String>()
             ))
-        })?,
-    };
+        })?;
+    }
     let mut page = Vec::new();
     let rendered = clap_mangen::Man::new(of).render(&mut page);
     rendered.expect("writing into memory cannot fail");
@@ -61,14 +66,15 @@ mod tests {
 
     #[test]
     fn completions_and_the_manual_name_every_command_and_strategy() {
+        let words = |text: &str| text.split(' ').map(String::from).collect::<Vec<_>>();
+        let main = String::from_utf8(page(&[]).unwrap()).unwrap();
         let script = String::from_utf8(script(clap_complete::Shell::Bash)).unwrap();
-        let main = String::from_utf8(page(None).unwrap()).unwrap();
         for command in Cli::command().get_subcommands() {
             let name = command.get_name();
             assert!(script.contains(name), "completions: no {name}");
             assert!(main.contains(name), "man page: no {name}");
         }
-        let crawl = String::from_utf8(page(Some("crawl")).unwrap()).unwrap();
+        let crawl = String::from_utf8(page(&words("crawl")).unwrap()).unwrap();
         assert!(crawl.contains(".TH langcrawl-crawl 1"), "{crawl}");
         for strategy in crate::strategy::STRATEGIES {
             assert!(
@@ -79,6 +85,14 @@ mod tests {
             let name = strategy.name.replace('-', "\\-");
             assert!(crawl.contains(&name), "crawl's page: no {name}");
         }
-        assert!(page(Some("nope")).is_err());
+        let serve = String::from_utf8(page(&words("websim serve")).unwrap()).unwrap();
+        assert!(serve.contains(".TH langcrawl-websim-serve 1"), "{serve}");
+        assert!(serve.contains("\\-\\-listen"), "{serve}");
+        assert!(page(&words("nope")).is_err());
+        let nested = page(&words("websim nope")).unwrap_err().to_string();
+        assert!(
+            nested.contains("man websim nope: no such command (see langcrawl websim --help)"),
+            "{nested}"
+        );
     }
 }
