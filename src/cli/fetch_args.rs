@@ -41,7 +41,7 @@ pub struct FetchArgs {
     #[arg(long, default_value_t = 30.0, value_name = "SECS")]
     pub timeout: f64,
     /// Keep at most this many bytes of a page (the row records the truncation);
-    /// a size: 1048576, 1MiB, 64MiB
+    /// a size: 1048576, 1MiB, 64MiB (at most 1GiB)
     #[arg(long, default_value = "8MiB", value_name = "SIZE", value_parser = crate::memory::parse_size)]
     pub max_content_bytes: usize,
     /// Page bytes held in memory at once: each request reserves

@@ -65,6 +65,12 @@ impl FetchArgs {
                 "--max-host-failures 0: must be at least 1".into(),
             ));
         }
+        if self.max_content_bytes > crate::fetch::rows::MAX_CONTENT_CAP {
+            return Err(Error::Usage(format!(
+                "--max-content-bytes {}: must be at most 1GiB",
+                self.max_content_bytes
+            )));
+        }
         let millis = |name: &str, value: u64, max: u64| {
             (value <= max)
                 .then(|| Duration::from_millis(value))
@@ -350,6 +356,10 @@ mod tests {
             ("--max-fetch-time 1e30", "at most 604800"),
             ("--concurrency 0", "--concurrency 0: must be at least 1"),
             ("--max-host-failures 0", "--max-host-failures 0"),
+            (
+                "--max-content-bytes 3GiB",
+                "--max-content-bytes 3221225472: must be at most 1GiB",
+            ),
         ] {
             let line = format!("langcrawl fetch {flag}");
             let error = fetch_options(&line).unwrap_err().to_string();

@@ -147,7 +147,13 @@ impl<'a> HostRun<'a> {
         if !self.robots.as_ref().is_some_and(|r| r.allows(url)) {
             return self.row(url, "robots_denied", "disallowed by robots.txt".into());
         }
-        let max_bytes = self.shared.options.client.max_content_bytes;
+        // the command line refuses a larger cap; a library caller gets it cut
+        let max_bytes = self
+            .shared
+            .options
+            .client
+            .max_content_bytes
+            .min(super::rows::MAX_CONTENT_CAP);
         let Some((response, memory)) = self.polite_get(url, max_bytes, validators).await else {
             return self.deferred(url);
         };

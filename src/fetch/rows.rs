@@ -26,6 +26,11 @@ use crate::store::schema::FETCH;
 use crate::store::segment::Staged;
 use crate::store::SegmentWriter;
 
+/// The largest `--max-content-bytes`: a batch's page bytes sit in one
+/// Arrow column, whose 32-bit offsets hold under 2 GiB — up to
+/// [`BATCH_BYTES`] of earlier rows plus one page at the cap.
+pub const MAX_CONTENT_CAP: usize = 1 << 30;
+
 /// Rows buffered before a batch is written ...
 const BATCH_ROWS: usize = 256;
 /// ... or page bytes, whichever comes first (pages may be 1 MiB each).
