@@ -117,6 +117,9 @@ impl Validators {
     }
 }
 
+/// The longest total timeout of a request over the proxy pool.
+const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 3600);
+
 /// The HTTP client and the headers it sends with every request.
 #[derive(Debug, Clone)]
 pub struct Client {
@@ -160,7 +163,7 @@ pub fn build(options: &ClientOptions, allow_private: bool) -> Result<Client> {
     let proxy_pool = options
         .proxy
         .as_deref()
-        .and_then(|proxy| ProxyPool::for_proxy(proxy, options.connect_timeout))
+        .and_then(|proxy| ProxyPool::for_proxy(proxy, &options.resolve, options.connect_timeout))
         .map(Arc::new);
     Ok(Client {
         inner,
@@ -204,10 +207,7 @@ fn request_head(
     if let Some(query) = url.query() {
         target = format!("{target}?{query}");
     }
-    let mut host = url.host_str()?.to_string();
-    if let Some(port) = url.port() {
-        host = format!("{host}:{port}");
-    }
+    let host = host_header(&url)?;
     let mut head = format!("GET {target} {version}\r\nhost: {host}\r\n");
     for (name, value) in headers.iter().chain(extra) {
         let value = String::from_utf8_lossy(value.as_bytes());
@@ -215,6 +215,16 @@ fn request_head(
     }
     head.push_str("\r\n");
     Some(head)
+}
+
+/// The `host` header of `url` as the HTTP client writes it: the port only
+/// when it is not the scheme's.
+fn host_header(url: &url::Url) -> Option<String> {
+    let host = url.host_str()?;
+    Some(match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_string(),
+    })
 }
 
 /// GETs `url`, reading at most `max_content_bytes` of the body.
@@ -236,7 +246,12 @@ pub async fn get_if(
         .map_or(0, |d| d.as_millis() as i64);
     let conditional = validators.headers();
     let sent = match pooled_request(client, url, &conditional) {
-        Some((pool, request)) => send_pooled(pool, request, started + client.timeout).await,
+        Some((pool, request)) => {
+            // the command line allows a week at most; a library caller's
+            // longer timeout is cut to it (an Instant cannot pass its end)
+            let deadline = started + client.timeout.min(MAX_TIMEOUT);
+            send_pooled(pool, request, deadline).await
+        }
         None => send(client, url, &conditional).await,
     };
     let mut response = match sent {
@@ -266,10 +281,10 @@ fn pooled_request(
     if parsed.scheme() != "http" || !parsed.username().is_empty() || parsed.password().is_some() {
         return None;
     }
-    let uri: hyper::Uri = url.parse().ok()?;
-    let host = uri.authority()?.as_str();
-    let mut request = hyper::Request::get(uri.clone())
-        .header(HOST, host)
+    // as reqwest sends it: the URL normalised
+    let uri: hyper::Uri = parsed.as_str().parse().ok()?;
+    let mut request = hyper::Request::get(uri)
+        .header(HOST, host_header(&parsed)?)
         .body(Empty::new())
         .ok()?;
     for (name, value) in client.headers.iter().chain(conditional) {

@@ -11,6 +11,8 @@ use std::net::SocketAddr;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use tokio::time::Instant;
+
 use bytes::Bytes;
 use http_body_util::Empty;
 use hyper::body::Incoming;
@@ -34,16 +36,28 @@ fn copy(request: &Request<Empty<Bytes>>) -> Request<Empty<Bytes>> {
 /// Idle connections kept at most (beyond them a finished one is closed).
 const MAX_IDLE: usize = 256;
 
+/// How long a connection stays idle before it is closed rather than used
+/// (a connection a NAT or firewall dropped silently would hold a request
+/// until its timeout); reqwest's pool keeps them 90 s.
+const MAX_IDLE_TIME: Duration = Duration::from_secs(60);
+
+/// TCP keepalive probes on an open connection: after this much silence,
+/// then as often (reqwest's values).
+const KEEPALIVE: Duration = Duration::from_secs(15);
+
 /// One connection to the proxy and the address it reached.
 pub struct Connection {
     send: SendRequest<Empty<Bytes>>,
     pub peer: SocketAddr,
+    idle_since: Instant,
 }
 
 /// The idle connections to one proxy.
 pub struct ProxyPool {
     /// `host:port` of the proxy.
     address: String,
+    /// The proxy's address pinned by `--resolve` (its name's entry).
+    pinned: Option<SocketAddr>,
     connect_timeout: Duration,
     idle: Mutex<Vec<Connection>>,
 }
@@ -59,14 +73,25 @@ impl std::fmt::Debug for ProxyPool {
 impl ProxyPool {
     /// A pool for `proxy` (`http://host:port`), or `None` where reqwest
     /// carries the requests: a proxy of another scheme, or with credentials.
-    pub fn for_proxy(proxy: &str, connect_timeout: Duration) -> Option<Self> {
+    /// A `resolve` entry for the proxy's name pins its address (the port
+    /// is the proxy URL's, as reqwest does).
+    pub fn for_proxy(
+        proxy: &str,
+        resolve: &[(String, SocketAddr)],
+        connect_timeout: Duration,
+    ) -> Option<Self> {
         let url = url::Url::parse(proxy).ok()?;
         if url.scheme() != "http" || !url.username().is_empty() || url.password().is_some() {
             return None;
         }
-        let address = format!("{}:{}", url.host_str()?, url.port_or_known_default()?);
+        let (host, port) = (url.host_str()?, url.port_or_known_default()?);
+        let pinned = resolve
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(host))
+            .map(|(_, addr)| SocketAddr::new(addr.ip(), port));
         Some(ProxyPool {
-            address,
+            address: format!("{host}:{port}"),
+            pinned,
             connect_timeout,
             idle: Mutex::new(Vec::new()),
         })
@@ -101,27 +126,45 @@ impl ProxyPool {
     }
 
     /// Keeps `connection` for the next request, if it is still open.
-    pub fn give_back(&self, connection: Connection) {
+    pub fn give_back(&self, mut connection: Connection) {
         if connection.send.is_closed() {
             return;
         }
+        connection.idle_since = Instant::now();
         let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        if idle.len() >= MAX_IDLE {
+            idle.retain(|c| !c.send.is_closed());
+        }
         if idle.len() < MAX_IDLE {
             idle.push(connection);
         }
     }
 
-    /// The last idle connection that is ready for a request.
+    /// The last idle connection that is ready for a request; those idle
+    /// too long are closed.
     async fn take_idle(&self) -> Option<Connection> {
         loop {
             let mut connection = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop()?;
+            if connection.idle_since.elapsed() > MAX_IDLE_TIME {
+                continue;
+            }
             if connection.send.ready().await.is_ok() {
                 return Some(connection);
             }
         }
     }
 
-    /// A new connection to the proxy, its HTTP/1.1 driver spawned.
+    /// The proxy's addresses: the pinned one, else its name's.
+    async fn addresses(&self) -> std::io::Result<Vec<SocketAddr>> {
+        match self.pinned {
+            Some(addr) => Ok(vec![addr]),
+            None => Ok(tokio::net::lookup_host(&self.address).await?.collect()),
+        }
+    }
+
+    /// A new connection to the proxy, its HTTP/1.1 driver spawned: each of
+    /// its addresses tried in turn, with an equal share of the time left
+    /// of the connect timeout.
     async fn connect(&self) -> Result<Connection, String> {
         let failed = |e: &dyn std::error::Error| {
             format!(
@@ -130,21 +173,46 @@ impl ProxyPool {
                 error_chain(e)
             )
         };
-        let stream = tokio::time::timeout(self.connect_timeout, TcpStream::connect(&self.address))
+        let deadline = Instant::now() + self.connect_timeout;
+        let addresses = tokio::time::timeout_at(deadline, self.addresses())
             .await
             .map_err(|e| failed(&e))?
             .map_err(|e| failed(&e))?;
-        stream.set_nodelay(true).map_err(|e| failed(&e))?;
-        let peer = stream.peer_addr().map_err(|e| failed(&e))?;
-        let (send, driver) = http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| failed(&e))?;
+        let mut last = format!("connecting to the proxy {}: no address", self.address);
+        for (tried, addr) in addresses.iter().enumerate() {
+            let left = addresses.len() - tried;
+            let share = deadline.saturating_duration_since(Instant::now()) / left as u32;
+            match tokio::time::timeout(share, TcpStream::connect(addr)).await {
+                Ok(Ok(stream)) => return self.handshake(stream).await.map_err(|e| failed(&*e)),
+                Ok(Err(e)) => last = failed(&e),
+                Err(e) => last = failed(&e),
+            }
+        }
+        Err(last)
+    }
+
+    /// The HTTP/1.1 handshake over `stream`, its driver spawned.
+    async fn handshake(
+        &self,
+        stream: TcpStream,
+    ) -> Result<Connection, Box<dyn std::error::Error + Send + Sync>> {
+        stream.set_nodelay(true)?;
+        let keepalive = socket2::TcpKeepalive::new().with_time(KEEPALIVE);
+        #[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
+        let keepalive = keepalive.with_interval(KEEPALIVE);
+        socket2::SockRef::from(&stream).set_tcp_keepalive(&keepalive)?;
+        let peer = stream.peer_addr()?;
+        let (send, driver) = http1::handshake(TokioIo::new(stream)).await?;
         tokio::spawn(async move {
             // ends when the proxy closes or every handle is dropped; its
             // error reaches the request waiting on it
             let _ = driver.await;
         });
-        Ok(Connection { send, peer })
+        Ok(Connection {
+            send,
+            peer,
+            idle_since: Instant::now(),
+        })
     }
 }
 
@@ -211,6 +279,28 @@ mod tests {
     async fn hosts_share_one_kept_alive_connection_to_the_proxy() {
         let (url, accepted) = proxy(false).await;
         fetch_hosts(&url, 20).await;
+        assert_eq!(accepted.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn the_proxy_is_reached_by_its_pinned_name_and_the_url_goes_normalised() {
+        let (url, accepted) = proxy(false).await;
+        let address: std::net::SocketAddr = url.trim_start_matches("http://").parse().unwrap();
+        let options = ClientOptions {
+            // a name only --resolve knows, at the port of the proxy URL
+            proxy: Some(format!("http://proxy.invalid:{}", address.port())),
+            resolve: vec![("proxy.invalid".into(), "127.0.0.1:1".parse().unwrap())],
+            // longer than an Instant can reach: cut, not a panic
+            timeout: std::time::Duration::MAX,
+            ..ClientOptions::default()
+        };
+        let client = build(&options, false).unwrap();
+        let response = get(&client, "http://Host.Example:80/a/../b?q", 1 << 20).await;
+        assert_eq!(response.http_status, Some(200), "{response:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&response.content),
+            "http://host.example/b?q host=host.example"
+        );
         assert_eq!(accepted.load(Ordering::SeqCst), 1);
     }
 
