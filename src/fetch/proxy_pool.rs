@@ -311,10 +311,11 @@ mod tests {
         assert_eq!(accepted.load(Ordering::SeqCst), 20);
     }
 
-    /// A proxy that answers one request per connection and then closes it
-    /// without saying so (no `Connection: close`), as a proxy whose
-    /// keep-alive timeout just ran out does.
-    async fn closing_proxy() -> (String, Arc<AtomicUsize>) {
+    /// A proxy that answers one request per connection with `answer` of
+    /// its target and then closes the connection without saying so (no
+    /// `Connection: close`), as a proxy whose keep-alive timeout just ran
+    /// out does.
+    async fn closing_proxy(answer: fn(&str) -> Vec<u8>) -> (String, Arc<AtomicUsize>) {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
@@ -333,12 +334,9 @@ mod tests {
                         }
                     }
                     let text = String::from_utf8_lossy(&head);
-                    let target = text.split(' ').nth(1).unwrap_or_default().to_string();
-                    let answer = format!(
-                        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{target}",
-                        target.len()
-                    );
-                    let _ = stream.write_all(answer.as_bytes()).await;
+                    let _ = stream
+                        .write_all(&answer(text.split(' ').nth(1).unwrap_or_default()))
+                        .await;
                     let _ = stream.shutdown().await;
                 });
             }
@@ -346,9 +344,18 @@ mod tests {
         (format!("http://{address}"), accepted)
     }
 
+    /// A plain answer naming `target`.
+    fn echo(target: &str) -> Vec<u8> {
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{target}",
+            target.len()
+        )
+        .into_bytes()
+    }
+
     #[tokio::test]
     async fn a_connection_the_proxy_closed_unannounced_is_not_a_failed_fetch() {
-        let (proxy, accepted) = closing_proxy().await;
+        let (proxy, accepted) = closing_proxy(echo).await;
         let options = ClientOptions {
             proxy: Some(proxy),
             ..ClientOptions::default()
@@ -361,5 +368,48 @@ mod tests {
             assert_eq!(String::from_utf8_lossy(&response.content), url);
         }
         assert!(accepted.load(Ordering::SeqCst) >= 50);
+    }
+
+    thread_local! {
+        /// What the proxy of the property below answers, per test thread.
+        static ANSWER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Whatever bytes a proxy answers — after a valid status line or
+        /// not — the fetch ends with a row (a status or an error), within
+        /// its timeout, and the next fetch over the pool still works.
+        #[test]
+        fn any_answer_ends_the_fetch_and_the_pool_goes_on(
+            status_line in proptest::prelude::any::<bool>(),
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2048),
+        ) {
+            let mut answer = if status_line { b"HTTP/1.1 200 OK\r\n".to_vec() } else { Vec::new() };
+            answer.extend_from_slice(&bytes);
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            runtime.block_on(async move {
+                ANSWER.with_borrow_mut(|a| *a = answer);
+                let (hostile, _) = closing_proxy(|target| match target.ends_with("/hostile") {
+                    true => ANSWER.with_borrow(Clone::clone),
+                    false => echo(target),
+                })
+                .await;
+                let options = ClientOptions {
+                    proxy: Some(hostile),
+                    timeout: std::time::Duration::from_secs(2),
+                    ..ClientOptions::default()
+                };
+                let client = build(&options, false).unwrap();
+                let started = std::time::Instant::now();
+                let response = get(&client, "http://host.example/hostile", 1 << 16).await;
+                assert!(response.http_status.is_some() || response.error.is_some(), "{response:?}");
+                assert!(started.elapsed() < std::time::Duration::from_secs(3));
+                let next = get(&client, "http://host.example/fine", 1 << 16).await;
+                assert_eq!(next.http_status, Some(200), "{next:?}");
+                assert_eq!(next.content, b"http://host.example/fine");
+            });
+        }
     }
 }
