@@ -197,17 +197,16 @@ fn request_headers(user_agent: &str, accept_language: Option<&str>) -> Result<He
 /// writes it: the port unless it is the scheme's), the client's headers,
 /// the request's own (`extra`).
 fn request_head(
-    url: &str,
+    url: &url::Url,
     version: &str,
     headers: &HeaderMap,
     extra: &HeaderMap,
 ) -> Option<String> {
-    let url = url::Url::parse(url).ok()?;
     let mut target = url.path().to_string();
     if let Some(query) = url.query() {
         target = format!("{target}?{query}");
     }
-    let host = host_header(&url)?;
+    let host = host_header(url)?;
     let mut head = format!("GET {target} {version}\r\nhost: {host}\r\n");
     for (name, value) in headers.iter().chain(extra) {
         let value = String::from_utf8_lossy(value.as_bytes());
@@ -245,12 +244,17 @@ pub async fn get_if(
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);
     let conditional = validators.headers();
-    let sent = match pooled_request(client, url, &conditional) {
+    let parsed = url::Url::parse(url).ok();
+    let pooled = parsed.as_ref().and_then(|parsed| {
+        let pool = client.proxy_pool.as_ref()?;
+        Some((pool, pooled_request(client, parsed, &conditional)?))
+    });
+    let sent = match pooled {
         Some((pool, request)) => {
             // the command line allows a week at most; a library caller's
             // longer timeout is cut to it (an Instant cannot pass its end)
             let deadline = started + client.timeout.min(MAX_TIMEOUT);
-            send_pooled(pool, request, deadline).await
+            send_pooled(Arc::clone(pool), request, deadline).await
         }
         None => send(client, url, &conditional).await,
     };
@@ -258,7 +262,9 @@ pub async fn get_if(
         Ok(reply) => {
             let mut read = read(reply, max_content_bytes).await;
             let version = read.http_version.as_deref().unwrap_or("HTTP/1.1");
-            read.request = request_head(url, version, &client.headers, &conditional);
+            read.request = parsed
+                .as_ref()
+                .and_then(|url| request_head(url, version, &client.headers, &conditional));
             read
         }
         Err(error) => error,
@@ -269,34 +275,37 @@ pub async fn get_if(
     response
 }
 
-/// The request for `url` over `client`'s proxy pool: a plain-http URL
-/// without credentials that the HTTP types take, when a pool is set.
-fn pooled_request(
-    client: &Client,
-    url: &str,
-    conditional: &HeaderMap,
-) -> Option<(Arc<ProxyPool>, hyper::Request<Empty<Bytes>>)> {
-    let pool = client.proxy_pool.as_ref()?;
-    let parsed = url::Url::parse(url).ok()?;
-    if parsed.scheme() != "http" || !parsed.username().is_empty() || parsed.password().is_some() {
+/// The GET of `url` over the proxy pool, made anew for each attempt (a
+/// retry on a new connection needs a second one): a plain-http URL
+/// without credentials that the HTTP types take, sent as reqwest would
+/// (the URL normalised), else `None`.
+fn pooled_request<'a>(
+    client: &'a Client,
+    url: &url::Url,
+    conditional: &'a HeaderMap,
+) -> Option<impl Fn() -> hyper::Request<Empty<Bytes>> + 'a> {
+    if url.scheme() != "http" || !url.username().is_empty() || url.password().is_some() {
         return None;
     }
-    // as reqwest sends it: the URL normalised
-    let uri: hyper::Uri = parsed.as_str().parse().ok()?;
-    let mut request = hyper::Request::get(uri)
-        .header(HOST, host_header(&parsed)?)
-        .body(Empty::new())
-        .ok()?;
-    for (name, value) in client.headers.iter().chain(conditional) {
-        request.headers_mut().insert(name, value.clone());
-    }
-    Some((Arc::clone(pool), request))
+    let uri: hyper::Uri = url.as_str().parse().ok()?;
+    let host = HeaderValue::from_str(&host_header(url)?).ok()?;
+    Some(move || {
+        let mut request = hyper::Request::new(Empty::new()); // a GET
+        *request.uri_mut() = uri.clone();
+        let headers = request.headers_mut();
+        headers.insert(HOST, host.clone());
+        for (name, value) in client.headers.iter().chain(conditional) {
+            headers.insert(name, value.clone());
+        }
+        request
+    })
 }
 
-/// Sends `request` over `pool`, the whole exchange bounded by `deadline`.
+/// Sends the request `request` makes over `pool`, the whole exchange
+/// bounded by `deadline`.
 async fn send_pooled(
     pool: Arc<ProxyPool>,
-    request: hyper::Request<Empty<Bytes>>,
+    request: impl Fn() -> hyper::Request<Empty<Bytes>>,
     deadline: Instant,
 ) -> std::result::Result<Reply, Response> {
     let failed = |error: String| Response {

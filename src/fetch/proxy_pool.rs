@@ -23,16 +23,6 @@ use tokio::net::TcpStream;
 
 use super::client::error_chain;
 
-/// A GET like `request` (method, URI, version, headers; no body).
-fn copy(request: &Request<Empty<Bytes>>) -> Request<Empty<Bytes>> {
-    let mut copy = Request::new(Empty::new());
-    *copy.method_mut() = request.method().clone();
-    *copy.uri_mut() = request.uri().clone();
-    *copy.version_mut() = request.version();
-    *copy.headers_mut() = request.headers().clone();
-    copy
-}
-
 /// Idle connections kept at most (beyond them a finished one is closed).
 const MAX_IDLE: usize = 256;
 
@@ -97,18 +87,19 @@ impl ProxyPool {
         })
     }
 
-    /// Sends `request` (its URI absolute) over an idle connection, or a
-    /// new one. A GET is safe to repeat, so when an idle connection turns
-    /// out closed — before the request went out, or before any answer
-    /// came (the proxy's keep-alive ran out meanwhile) — it goes again on
-    /// a new connection. The connection comes back with the response:
-    /// [`give_back`](Self::give_back) it once the body is read whole.
+    /// Sends the request `request` makes (its URI absolute) over an idle
+    /// connection, or a new one. A GET is safe to repeat, so when an idle
+    /// connection turns out closed — before the request went out, or
+    /// before any answer came (the proxy's keep-alive ran out meanwhile) —
+    /// it is made again and goes on a new connection. The connection comes
+    /// back with the response: [`give_back`](Self::give_back) it once the
+    /// body is read whole.
     pub async fn send(
         &self,
-        request: Request<Empty<Bytes>>,
+        request: impl Fn() -> Request<Empty<Bytes>>,
     ) -> Result<(Response<Incoming>, Connection), String> {
         if let Some(mut connection) = self.take_idle().await {
-            match connection.send.try_send_request(copy(&request)).await {
+            match connection.send.try_send_request(request()).await {
                 Ok(response) => return Ok((response, connection)),
                 Err(mut failed) => {
                     let unsent = failed.take_message().is_some();
@@ -119,7 +110,7 @@ impl ProxyPool {
             }
         }
         let mut connection = self.connect().await?;
-        match connection.send.send_request(request).await {
+        match connection.send.send_request(request()).await {
             Ok(response) => Ok((response, connection)),
             Err(e) => Err(error_chain(&e)),
         }
