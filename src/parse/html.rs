@@ -446,20 +446,28 @@ fn is_refresh(element: &Element) -> bool {
 }
 
 fn collapse_whitespace(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut collapsed = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !collapsed.is_empty() {
+            collapsed.push(' ');
+        }
+        collapsed.push_str(word);
+    }
+    collapsed
 }
 
 /// Up to `CONTEXT_CHARS` characters of text on each side of `start..end`, with the span.
 fn context_around(text: &str, start: usize, end: usize) -> String {
-    let (Some(head), Some(span), Some(tail)) =
+    let (Some(head), Some(_), Some(tail)) =
         (text.get(..start), text.get(start..end), text.get(end..))
     else {
         return String::new();
     };
-    let before: Vec<char> = head.chars().rev().take(CONTEXT_CHARS).collect();
-    let before: String = before.into_iter().rev().collect();
-    let after: String = tail.chars().take(CONTEXT_CHARS).collect();
-    collapse_whitespace(&format!("{before}{span}{after}"))
+    let from = head.char_indices().rev().nth(CONTEXT_CHARS - 1);
+    let to = tail.char_indices().nth(CONTEXT_CHARS);
+    let from = from.map_or(0, |(at, _)| at);
+    let to = to.map_or(text.len(), |(at, _)| end + at);
+    collapse_whitespace(&text[from..to])
 }
 
 #[cfg(test)]

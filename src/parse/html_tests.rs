@@ -290,6 +290,25 @@ proptest! {
     }
 
     #[test]
+    fn the_context_is_the_text_within_80_characters_of_the_link_collapsed(
+        text in "[a ก-ฮ\\n\\t日本]{0,400}",
+        cut in (0usize..400, 0usize..400),
+    ) {
+        let (start, end) = (cut.0.min(cut.1), cut.0.max(cut.1));
+        let by_chars = |text: &str| -> String {
+            let (Some(head), Some(span), Some(tail)) =
+                (text.get(..start), text.get(start..end), text.get(end..))
+            else {
+                return String::new();
+            };
+            let before: String = head.chars().rev().take(CONTEXT_CHARS).collect::<Vec<_>>().into_iter().rev().collect();
+            let after: String = tail.chars().take(CONTEXT_CHARS).collect();
+            format!("{before}{span}{after}").split_whitespace().collect::<Vec<_>>().join(" ")
+        };
+        prop_assert_eq!(context_around(&text, start, end), by_chars(&text));
+    }
+
+    #[test]
     fn refresh_contents_never_panic(content in "\\PC{0,40}") {
         if let Some(url) = refresh_url(&content) {
             prop_assert!(!url.is_empty());
