@@ -337,9 +337,9 @@ mod tests {
     #[test]
     fn detection_of_real_pages_is_chardetngs() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/real-html");
-        let pages = std::fs::read_dir(dir).unwrap().filter_map(|entry| {
-            std::fs::read(entry.unwrap().path().join("source.html")).ok()
-        });
+        let pages = std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|entry| std::fs::read(entry.unwrap().path().join("source.html")).ok());
         let mut checked = 0;
         for bytes in pages {
             for tld in [None, Some("jp")] {

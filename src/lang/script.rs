@@ -23,8 +23,14 @@ pub struct ScriptCounts {
 impl ScriptCounts {
     pub fn of(text: &str) -> Self {
         let mut counts = ScriptCounts::default();
-        for c in text.chars().filter(|&c| super::letters::is_alphabetic(c)) {
-            *counts.slot(c) += 1;
+        for c in text.chars() {
+            // ASCII first: most letters of most pages are, and all of
+            // those letters are Latin.
+            if c.is_ascii() {
+                counts.latin += usize::from(c.is_ascii_alphabetic());
+            } else if super::letters::is_alphabetic(c) {
+                *counts.slot(c) += 1;
+            }
         }
         counts
     }
@@ -136,6 +142,17 @@ mod tests {
         assert_eq!(ScriptCounts::of("会社概要").decisive_lang(), Some(HAN));
         assert_eq!(ScriptCounts::of("Hello").decisive_lang(), None);
         assert_eq!(ScriptCounts::of("123 !").dominant(), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn counts_are_each_letters_script(text in "\\PC{0,80}") {
+            let mut each = ScriptCounts::default();
+            for c in text.chars().filter(|&c| crate::lang::letters::is_alphabetic(c)) {
+                *each.slot(c) += 1;
+            }
+            proptest::prop_assert_eq!(ScriptCounts::of(&text), each);
+        }
     }
 
     #[test]
