@@ -254,6 +254,8 @@ struct Scorer<'m> {
     known: [u32; 256],
     missing: f32,
     letters: usize,
+    /// A word's sums when the thread does not keep them.
+    scratch: Vec<Hit>,
 }
 
 impl<'m> Scorer<'m> {
@@ -264,21 +266,28 @@ impl<'m> Scorer<'m> {
             known: [0; 256],
             missing: 0.0,
             letters: 0,
+            scratch: Vec::new(),
         }
     }
 
-    /// Adds each letter of `word`, given up to `orders - 1` letters before
-    /// it: its hits from the thread's recent words, else from the table.
-    /// The sums are the same, in the same order, either way.
+    /// Adds `word`'s sums (each letter given up to `orders - 1` letters
+    /// before it): from the thread's recent words, else from the table.
+    /// The sums are the same, added in the same order, either way.
     fn word(&mut self, word: &[char]) {
         let model = self.model;
+        let mut scratch = std::mem::take(&mut self.scratch);
         RECENT_WORDS.with_borrow_mut(|recent| {
             let key = model.entries.as_ptr() as usize;
-            match recent.hits(key, word, |out| model.word_hits(word, |hit| out.push(hit))) {
-                Some(hits) => hits.iter().for_each(|hit| self.add(*hit)),
-                None => model.word_hits(word, |hit| self.add(hit)),
-            }
+            let sums = match recent.hits(key, word, |out| model.word_sums(word, out)) {
+                Some(sums) => sums,
+                None => {
+                    model.word_sums(word, &mut scratch);
+                    &scratch
+                }
+            };
+            sums.iter().for_each(|hit| self.add(*hit));
         });
+        self.scratch = scratch;
         self.letters += word.len();
     }
 
@@ -287,7 +296,7 @@ impl<'m> Scorer<'m> {
             self.missing += hit.gain;
         } else {
             let lang = usize::from(hit.lang);
-            self.known[lang] += 1;
+            self.known[lang] += hit.count;
             self.totals[lang] += hit.gain;
         }
     }
@@ -300,6 +309,42 @@ impl<'m> Scorer<'m> {
 }
 
 impl NgramModel<'_> {
+    /// `word`'s part of a text's totals, in `out`: first a [`Hit::LETTER`]
+    /// with the part every language gets, then each language with a hit,
+    /// in the order first met, with its gain over that part and the
+    /// letters it had. A word adds a language's sum once, not a gain per
+    /// letter (a text's cost no longer grows with its letters times the
+    /// languages that know them), and the sums are the same whether the
+    /// word is scored or recalled.
+    fn word_sums(&self, word: &[char], out: &mut Vec<Hit>) {
+        out.clear();
+        out.push(Hit {
+            lang: Hit::LETTER,
+            count: 0,
+            gain: 0.0,
+        });
+        // Each language's place in `out` (0: none yet).
+        let mut place = [0u16; 256];
+        self.word_hits(word, |hit| {
+            let at = if hit.lang == Hit::LETTER {
+                0
+            } else {
+                let at = &mut place[usize::from(hit.lang)];
+                if *at == 0 {
+                    *at = out.len() as u16;
+                    out.push(Hit {
+                        gain: 0.0,
+                        count: 0,
+                        ..hit
+                    });
+                }
+                usize::from(*at)
+            };
+            out[at].count += 1;
+            out[at].gain += hit.gain;
+        });
+    }
+
     /// Gives `word`'s hits to `out`: per letter a [`Hit::LETTER`] with the
     /// part every language gets, then each language's gain over it (its
     /// longest order found; once per letter).
@@ -321,6 +366,7 @@ impl NgramModel<'_> {
             let missing = UNSEEN + BACKOFF * (orders - 1) as f32;
             out(Hit {
                 lang: Hit::LETTER,
+                count: 1,
                 gain: missing,
             });
             // Every order's entries first: the lookups are independent, so
@@ -344,6 +390,7 @@ impl NgramModel<'_> {
                         scored[word] |= bit;
                         out(Hit {
                             lang: pair[0],
+                            count: 1,
                             gain: gain - f32::from(pair[1]) / QUANTUM,
                         });
                     }
@@ -438,6 +485,57 @@ mod tests {
             .map(|x| x.1)
             .sum();
         assert!((p - 1.0).abs() < 1e-9, "{p}");
+    }
+
+    /// A text's totals added letter by letter, each hit as `word_hits`
+    /// gives it (how ranking summed before words added their sums).
+    fn totals_by_letter(text: &str) -> Vec<f32> {
+        let model = model();
+        let (mut totals, mut missing) = ([0f32; 256], 0f32);
+        let words = text.split(|c: char| !super::super::letters::is_letter(c));
+        for word in words.filter(|w| !w.is_empty()) {
+            let word: Vec<char> = word.chars().flat_map(char::to_lowercase).collect();
+            model.word_hits(&word, |hit| match hit.lang {
+                Hit::LETTER => missing += hit.gain,
+                lang => totals[usize::from(lang)] += hit.gain,
+            });
+        }
+        totals[..model.langs.len()]
+            .iter()
+            .map(|t| t + missing)
+            .collect()
+    }
+
+    #[test]
+    fn word_sums_rank_as_letter_by_letter_gains_do() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/leipzig");
+        let mut texts = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path().join("sentences.txt");
+            let Ok(lines) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            for line in lines.lines().take(10) {
+                let by_letter = totals_by_letter(line);
+                let ranking = model().rank(line, None);
+                for (code, total) in &ranking.scores {
+                    let i = model().langs.iter().position(|l| l == code).unwrap();
+                    let tolerance = 1e-5 * total.abs().max(1.0);
+                    assert!((total - by_letter[i]).abs() <= tolerance, "{line}: {code}");
+                }
+                let best = by_letter
+                    .iter()
+                    .enumerate()
+                    .max_by(|a, b| a.1.total_cmp(b.1));
+                assert_eq!(
+                    ranking.best(),
+                    best.map(|(i, _)| model().langs[i]),
+                    "{line}"
+                );
+                texts += 1;
+            }
+        }
+        assert!(texts >= 200, "{texts} texts");
     }
 
     proptest::proptest! {

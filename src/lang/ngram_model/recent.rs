@@ -17,9 +17,10 @@ const WORD_SLOTS: usize = 8192;
 /// Longer words (a run of Han or kana letters is a sentence) are scored
 /// every time: they rarely repeat.
 const MAX_KEPT_WORD: usize = 24;
-/// Room for hits a thread holds, of 8 bytes (16 MiB): past it, it starts
-/// again.
-const MAX_KEPT_HITS: usize = 2 << 20;
+/// Room for sums a thread holds, of 12 bytes (12 MiB; a word holds one
+/// per language its letters met, not one per letter and language): past
+/// it, it starts again.
+const MAX_KEPT_HITS: usize = 1 << 20;
 
 thread_local! {
     pub static RECENT_NGRAMS: RefCell<RecentNgrams> = const {
@@ -60,12 +61,13 @@ impl RecentNgrams {
     }
 }
 
-/// One step of a word's score: a language's gain at a letter, or, with
-/// [`Hit::LETTER`] as its language, the start of the next letter and the
-/// part every language gets there.
+/// A part of a word's score: a language's gain over the common part, at
+/// `count` letters; or, with [`Hit::LETTER`] as its language, the part
+/// every language gets at `count` letters.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Hit {
     pub lang: u8,
+    pub count: u32,
     pub gain: f32,
 }
 
@@ -74,8 +76,8 @@ impl Hit {
     pub const LETTER: u8 = u8::MAX;
 }
 
-/// A slot: a word seen once (its hash), or a word kept with its hits,
-/// letter by letter (the buffers are reused by the words that follow).
+/// A slot: a word seen once (its hash), or a word kept with its sums (the
+/// buffers are reused by the words that follow).
 #[derive(Default)]
 struct Slot {
     hash: u64,
@@ -185,6 +187,7 @@ mod tests {
         let mut scored = 0;
         let hit = Hit {
             lang: 3,
+            count: 1,
             gain: -1.5,
         };
         let mut look = |recent: &mut RecentWords, model, word: &str, n| {
