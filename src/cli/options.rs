@@ -47,13 +47,15 @@ impl GenerateArgs {
 impl FetchArgs {
     pub(super) fn options(&self, quiet: bool) -> Result<FetchOptions> {
         // A week at most: a deadline past the clock's range would panic.
+        let most = crate::fetch::client::MAX_TIMEOUT;
         let seconds = |name: &str, value: f64| {
             Duration::try_from_secs_f64(value)
                 .ok()
-                .filter(|d| !d.is_zero() && d.as_secs() <= 7 * 24 * 3600)
+                .filter(|d| !d.is_zero() && d.as_secs() <= most.as_secs())
                 .ok_or_else(|| {
                     Error::Usage(format!(
-                        "--{name} {value}: must be a positive number of seconds, at most 604800 (a week)"
+                        "--{name} {value}: must be a positive number of seconds, at most {} (a week)",
+                        most.as_secs()
                     ))
                 })
         };

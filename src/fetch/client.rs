@@ -117,8 +117,9 @@ impl Validators {
     }
 }
 
-/// The longest total timeout of a request over the proxy pool.
-const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 3600);
+/// The longest total timeout of a request (the command line refuses
+/// more; a library caller's longer one is cut to it over the proxy pool).
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// The HTTP client and the headers it sends with every request.
 #[derive(Debug, Clone)]
@@ -284,7 +285,7 @@ fn pooled_request<'a>(
     url: &url::Url,
     conditional: &'a HeaderMap,
 ) -> Option<impl Fn() -> hyper::Request<Empty<Bytes>> + 'a> {
-    if url.scheme() != "http" || !url.username().is_empty() || url.password().is_some() {
+    if !super::proxy_pool::plain_http(url) {
         return None;
     }
     let uri: hyper::Uri = url.as_str().parse().ok()?;

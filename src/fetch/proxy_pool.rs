@@ -60,6 +60,13 @@ impl std::fmt::Debug for ProxyPool {
     }
 }
 
+/// A plain-http URL without credentials: the only proxy the pool reaches,
+/// and the only URLs it carries (the others need a tunnel or credentials
+/// reqwest handles).
+pub fn plain_http(url: &url::Url) -> bool {
+    url.scheme() == "http" && url.username().is_empty() && url.password().is_none()
+}
+
 impl ProxyPool {
     /// A pool for `proxy` (`http://host:port`), or `None` where reqwest
     /// carries the requests: a proxy of another scheme, or with credentials.
@@ -70,10 +77,7 @@ impl ProxyPool {
         resolve: &[(String, SocketAddr)],
         connect_timeout: Duration,
     ) -> Option<Self> {
-        let url = url::Url::parse(proxy).ok()?;
-        if url.scheme() != "http" || !url.username().is_empty() || url.password().is_some() {
-            return None;
-        }
+        let url = url::Url::parse(proxy).ok().filter(plain_http)?;
         let (host, port) = (url.host_str()?, url.port_or_known_default()?);
         let pinned = resolve
             .iter()
