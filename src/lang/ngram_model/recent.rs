@@ -2,7 +2,7 @@
 //! scored. The models' table is megabytes read at random, and texts repeat
 //! their letters, short n-grams and words (menus, function words), so most
 //! lookups and most words are answered here. Both caches answer exactly
-//! what the table would: a word's gains are a pure function of its letters.
+//! what the table would: a word's sums are a pure function of its letters.
 
 use std::cell::RefCell;
 
@@ -86,18 +86,18 @@ struct Slot {
     kept: bool,
 }
 
-/// The words a thread scored lately: a word is kept, with its hits, the
-/// second time it is seen (most words of a text are seen once; copying
-/// their hits would cost more than it saves).
+/// The words a thread scored lately: a word is kept, with its sums, the
+/// second time it is seen (most words of a text are seen once; the first
+/// time, the scorer makes its sums in a buffer of its own).
 pub struct RecentWords {
     model: usize,
     slots: Vec<Slot>,
-    /// Room for hits in the slots' buffers (kept or not).
+    /// Room for sums in the slots' buffers (kept or not).
     held_hits: usize,
 }
 
 impl RecentWords {
-    /// `word`'s hits under `model` if it is kept, or if it was seen before
+    /// `word`'s sums under `model` if it is kept, or if it was seen before
     /// (then `score` writes them, and they are kept); `None` the first
     /// time a word is seen, or when it is too long to keep.
     pub fn hits(
