@@ -59,7 +59,8 @@ pub async fn run(engine: &Engine, root: &Path, requests: u64, quiet: bool) -> Re
     let target = TargetLang::parse(TARGET)?;
     let web_dir = root.join("web");
     let info =
-        crate::websim::web_stats::generate_into(engine, web_spec()?, &target, &web_dir).await?;
+        crate::websim::web_stats::generate_into(engine, web_spec(&target)?, &target, &web_dir)
+            .await?;
     let site = GraphSite::load(&WebDir::open(&web_dir)?)?;
     let graph = site.graph();
     let target_pages = (0..graph.pages.len() as u32)
@@ -92,8 +93,9 @@ pub async fn run(engine: &Engine, root: &Path, requests: u64, quiet: bool) -> Re
         (BEST_PAPER, root.join(BEST_PAPER)),
         (RECOMMENDED, root.to_path_buf()),
     ] {
-        let options = crawl_options(strategy, &seeds_file, &websim.proxy_url(), requests, quiet)?;
-        let config = crate::store::CrawlConfig::for_lang(TARGET)?;
+        let proxy = websim.proxy_url();
+        let options = crawl_options(strategy, &target, &seeds_file, &proxy, requests, quiet)?;
+        let config = crate::store::CrawlConfig::for_lang(target.code())?;
         let crawl = crate::crawl::run(engine, &dir, &options, config, &mut log).await?;
         let totals = crate::report::crawl_totals(engine, &crawl).await?;
         crawls.push((strategy, crawl, totals));
@@ -108,8 +110,8 @@ pub async fn run(engine: &Engine, root: &Path, requests: u64, quiet: bool) -> Re
     Ok(())
 }
 
-fn web_spec() -> Result<CalibratedSpec> {
-    let target = crate::websim::corpus::lang_index(TargetLang::parse(TARGET)?.code())
+fn web_spec(target: &TargetLang) -> Result<CalibratedSpec> {
+    let target = crate::websim::corpus::lang_index(target.code())
         .ok_or_else(|| Error::Usage("the synthetic web has no Japanese text".into()))?;
     Ok(CalibratedSpec {
         target,
@@ -142,13 +144,13 @@ fn other_seeds(graph: &Graph, code: &str, n: usize) -> Vec<String> {
 
 fn crawl_options(
     strategy: &str,
+    target: &TargetLang,
     seeds: &Path,
     proxy: &str,
     requests: u64,
     quiet: bool,
 ) -> Result<CrawlOptions> {
-    let mut update =
-        LinkSelection::new(crate::strategy::find(strategy)?, TargetLang::parse(TARGET)?);
+    let mut update = LinkSelection::new(crate::strategy::find(strategy)?, target.clone());
     update.params.max_pages = Some(requests);
     Ok(CrawlOptions {
         seeds: Some(seeds.to_path_buf()),
@@ -164,7 +166,7 @@ fn crawl_options(
                 proxy: Some(proxy.to_string()),
                 connect_timeout: std::time::Duration::from_secs(5),
                 timeout: std::time::Duration::from_secs(10),
-                accept_language: Some(TargetLang::parse(TARGET)?.accept_language()),
+                accept_language: Some(target.accept_language()),
                 ..ClientOptions::default()
             },
             delay: std::time::Duration::ZERO,
@@ -189,7 +191,7 @@ fn side_by_side(crawls: &[(&str, CrawlDir, CrawlTotals)], target_pages: u64) -> 
             t.requests,
             t.pages,
             t.target,
-            t.harvest(),
+            t.harvest,
             t.target as f64 / target_pages.max(1) as f64
         );
     }

@@ -85,26 +85,21 @@ pub fn format(batches: &[RecordBatch], format: Format) -> Result<String> {
     }
 }
 
-/// Where a crawl stands: its fetch requests, pages fetched and target
-/// pages among them (`reports/crawl_metrics.sql`'s last round).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Where a crawl stands: its fetch requests, pages fetched, target pages
+/// among them and their share, the harvest rate
+/// (`reports/crawl_metrics.sql`'s last round).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct CrawlTotals {
     pub requests: u64,
     pub pages: u64,
     pub target: u64,
-}
-
-impl CrawlTotals {
-    /// Target pages among the pages fetched.
-    pub fn harvest(&self) -> f64 {
-        self.target as f64 / self.pages.max(1) as f64
-    }
+    pub harvest: f64,
 }
 
 /// `crawl`'s totals after its last round.
 pub async fn crawl_totals(engine: &Engine, crawl: &CrawlDir) -> Result<CrawlTotals> {
     use crate::store::rows::column;
-    use datafusion::arrow::array::Int64Array;
+    use datafusion::arrow::array::{Float64Array, Int64Array};
     crate::catalog::crawldb(engine, crawl).await?;
     let params = Params::new().set("strategy", "");
     let progress = engine
@@ -112,8 +107,8 @@ pub async fn crawl_totals(engine: &Engine, crawl: &CrawlDir) -> Result<CrawlTota
         .await?;
     engine.register_view("crawl_progress", progress)?;
     let last = "SELECT CAST(requests AS BIGINT) AS requests, \
-                CAST(pages_fetched AS BIGINT) AS pages, CAST(target_fetched AS BIGINT) AS target \
-                FROM crawl_progress ORDER BY round DESC LIMIT 1";
+                CAST(pages_fetched AS BIGINT) AS pages, CAST(target_fetched AS BIGINT) AS target, \
+                harvest_rate FROM crawl_progress ORDER BY round DESC LIMIT 1";
     let df = engine.query(last, &Params::new()).await?;
     let batches = engine.collect(df).await?;
     let Some(batch) = batches.iter().find(|b| b.num_rows() > 0) else {
@@ -126,6 +121,7 @@ pub async fn crawl_totals(engine: &Engine, crawl: &CrawlDir) -> Result<CrawlTota
         requests: value("requests")?,
         pages: value("pages")?,
         target: value("target")?,
+        harvest: column::<Float64Array>(batch, "harvest_rate")?.value(0),
     })
 }
 
