@@ -87,15 +87,15 @@ pub async fn run(engine: &Engine, root: &Path, requests: u64, quiet: bool) -> Re
             println!("{line}");
         }
     };
+    let proxy = websim.proxy_url();
     let mut crawls = Vec::new();
     for (strategy, dir) in [
         ("bfs", root.join("bfs")),
         (BEST_PAPER, root.join(BEST_PAPER)),
         (RECOMMENDED, root.to_path_buf()),
     ] {
-        let proxy = websim.proxy_url();
         let options = crawl_options(strategy, &target, &seeds_file, &proxy, requests, quiet)?;
-        let config = crate::store::CrawlConfig::for_lang(target.code())?;
+        let config = crate::store::CrawlConfig::for_lang(&target);
         let crawl = crate::crawl::run(engine, &dir, &options, config, &mut log).await?;
         let totals = crate::report::crawl_totals(engine, &crawl).await?;
         crawls.push((strategy, crawl, totals));

@@ -80,7 +80,9 @@ pub async fn generated_round(
     let seeds = dir.join("seeds.txt");
     std::fs::write(&seeds, urls.join("\n"))?;
     let root = dir.join("crawl");
-    let config = Some(CrawlConfig::for_lang("ja")?);
+    let config = Some(CrawlConfig::for_lang(&langcrawl::lang::TargetLang::parse(
+        "ja",
+    )?));
     langcrawl::inject::run(&engine, &root, &seeds, config).await?;
     let crawl = CrawlDir::open(&root)?;
     let everything = GenerateOptions {

@@ -392,7 +392,7 @@ mod tests {
 
     #[test]
     fn updatedb_flags_layer_over_the_saved_settings() {
-        let mut config = CrawlConfig::for_lang("ja").unwrap();
+        let mut config = CrawlConfig::for_lang(&TargetLang::parse("ja").unwrap());
         config.strategy = "server-conservative".into();
         config.params.tolerance = 5;
         config.limits.max_depth = 9;
@@ -411,7 +411,7 @@ mod tests {
 
     #[test]
     fn a_new_language_brings_its_own_cctlds() {
-        let mut config = CrawlConfig::for_lang("ja").unwrap();
+        let mut config = CrawlConfig::for_lang(&TargetLang::parse("ja").unwrap());
         assert_eq!(config.params.target_tlds, ["jp"]);
         let selection = update_args("langcrawl updatedb --lang th")
             .resolve(&mut config)

@@ -244,17 +244,16 @@ impl Default for CrawlConfig {
 }
 
 impl CrawlConfig {
-    /// The settings of a new crawl for `lang` (`ja`, `jpn`, ...): the
-    /// defaults, with the language's ccTLDs for `tld-anchor`.
-    pub fn for_lang(lang: &str) -> Result<CrawlConfig> {
-        let lang = crate::lang::TargetLang::parse(lang)?;
+    /// The settings of a new crawl for `lang`: the defaults, with the
+    /// language's ccTLDs for `tld-anchor`.
+    pub fn for_lang(lang: &crate::lang::TargetLang) -> CrawlConfig {
         let mut config = CrawlConfig {
             target_lang: Some(lang.code().to_string()),
             ..CrawlConfig::default()
         };
         config.params.target_tlds = lang.default_tlds();
-        config.fetch.follow_target(None, &lang);
-        Ok(config)
+        config.fetch.follow_target(None, lang);
+        config
     }
 
     pub fn load(crawl: &CrawlDir) -> Result<Self> {

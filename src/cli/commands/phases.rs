@@ -8,10 +8,13 @@ use super::super::args::{FetchCommandArgs, GenerateArgs, PartitionArg, UpdateArg
 use super::super::options::set;
 use super::Context;
 use crate::error::{Error, Result};
+use crate::lang::TargetLang;
 use crate::store::{CrawlConfig, CrawlDir};
 
 pub(in crate::cli) async fn inject(ctx: &Context, seeds: &Path, lang: Option<&str>) -> Result<()> {
-    let config = lang.map(CrawlConfig::for_lang).transpose()?;
+    let config = lang
+        .map(|lang| TargetLang::parse(lang).map(|lang| CrawlConfig::for_lang(&lang)))
+        .transpose()?;
     let report = crate::inject::run(&ctx.engine, &ctx.root, seeds, config).await?;
     for line in &report.rejected {
         eprintln!(
