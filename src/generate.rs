@@ -22,14 +22,12 @@ use crate::strategy::Prune;
 const ROUND_CUT: f64 = 0.5;
 
 /// … or as many as it takes to expect this many target pages, so that a
-/// round of unlikely URLs (a crawl's tail) is not cut to a few…
+/// round of unlikely URLs (a crawl's tail) is not cut to a few; and never
+/// fewer than the crawl's `--round-floor` share of the pages fetched so
+/// far: rounds then grow geometrically and their number stays near the
+/// logarithm of the crawl's size, since each round costs a pass over the
+/// crawldb and the frontier.
 const ROUND_EXPECT: f64 = 5.0;
-
-/// … and never fewer than this share of the pages fetched so far: rounds
-/// then grow geometrically and their number stays near the logarithm of
-/// the crawl's size, since each round costs a pass over the crawldb and
-/// the frontier (without it, 100 rounds where 22 did on a 200k-page web).
-const ROUND_FLOOR: f64 = 0.1;
 
 #[derive(Debug, Clone)]
 pub struct GenerateOptions {
@@ -112,7 +110,7 @@ pub async fn run(
         .set("slow_start", learns(&config))
         .set("round_cut", ROUND_CUT)
         .set("round_expect", ROUND_EXPECT)
-        .set("round_floor", ROUND_FLOOR)
+        .set("round_floor", config.params.round_floor)
         .set("top_n", top_n as i64)
         .set("max_per_host", options.max_per_host as i64)
         .set("max_retries", i64::from(max_retries))

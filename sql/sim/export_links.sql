@@ -11,7 +11,7 @@ SELECT src_url, min(src_host) AS src_host, dst_url,
        min(dst_tld) AS dst_tld, min(dst_dir) AS dst_dir,
        anchor, min(anchor_lang) AS anchor_lang,
        min(kind) AS kind, min(hreflang) AS hreflang,
-       context, heading
+       context, heading, min(anchor_source) AS anchor_source
 FROM links
 WHERE kind <> 'redirect'
 GROUP BY src_url, dst_url, anchor, context, heading

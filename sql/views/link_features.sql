@@ -4,7 +4,11 @@
 --   kind        a, area, frame, iframe, refresh, redirect, alternate, ...
 --   hreflang    target | other | none: the language the link's hreflang names
 --   url_lang    target | other | none: the language the destination URL names
---   anchor      target, the anchor's language code, or none (unknown/empty)
+--   anchor      target, the anchor's language code, or none (unknown/empty);
+--               attribute-target or attribute-other where the link has no
+--               text and an attribute names it (an image's alt, title,
+--               aria-label): that text is the page's more than the
+--               destination's, so the model weighs it apart
 --   tld         the last label of the destination's public suffix (th, com)
 --   hops        0 (source page relevant), 1 (the page that found the source
 --               is), 2+ (neither): links since the last relevant page
@@ -24,6 +28,7 @@ WITH described AS (
            l.hreflang, url_lang(l.dst_url) AS dst_url_lang,
            anchor_matches(l.anchor_lang, $target_lang, $han_matches) AS anchor_on_target,
            l.anchor_lang,
+           coalesce(l.anchor_source, 'text') <> 'text' AS attribute_anchor,
            reverse(split_part(reverse(l.dst_tld), '.', 1)) AS tld,
            s.fetched_round < $round AND d.url IS NOT NULL AS described_before
     FROM page_links l
@@ -41,8 +46,10 @@ SELECT CAST($round AS INT) AS found_round, src_url, url, src_host, dst_host, dir
        CASE WHEN dst_url_lang IS NULL THEN 'none'
             WHEN dst_url_lang = $target_lang THEN 'target'
             ELSE 'other' END AS url_lang,
-       CASE WHEN anchor_on_target THEN 'target'
+       CASE WHEN anchor_on_target AND attribute_anchor THEN 'attribute-target'
+            WHEN anchor_on_target THEN 'target'
             WHEN anchor_lang IS NULL OR anchor_lang IN ('', 'und') THEN 'none'
+            WHEN attribute_anchor THEN 'attribute-other'
             ELSE anchor_lang END AS anchor,
        tld,
        CASE WHEN src_relevant THEN '0' WHEN finder_relevant THEN '1' ELSE '2+' END AS hops

@@ -343,6 +343,9 @@ pub struct StrategyArgs {
     /// adaptive: share of each round's fetch list spent exploring the servers the crawl knows least (a bandit over servers), 0 to 0.9 [default: 0.02, chosen on the family of webs of scripts/bench-focus]
     #[arg(long, value_name = "S")]
     pub explore_share: Option<f64>,
+    /// adaptive: a round holds at least this share of the pages fetched so far, 0 to 1; larger shares mean fewer rounds (less CPU per page), smaller ones fewer requests to reach the target pages [default: 0.02, chosen on live-exported webgen webs, docs/adaptive.md]
+    #[arg(long, value_name = "F")]
+    pub round_floor: Option<f64>,
     /// Stop the crawl when the target share of the last round's fetches (with as many rounds before it as it takes to hold 10/Y requests) falls below Y, for the best-ranked and for the explored fetches alike (0 to 1) [default: never]
     #[arg(long, value_name = "Y")]
     pub min_yield: Option<f64>,

@@ -229,6 +229,11 @@ impl StrategyArgs {
         {
             return Err(Error::Usage("--explore-share: must be 0 to 0.9".into()));
         }
+        if self.round_floor.is_some_and(|f| !(0.0..=1.0).contains(&f)) {
+            return Err(Error::Usage(
+                "--round-floor: must be a share, 0 to 1".into(),
+            ));
+        }
         if let Some(unknown) = self
             .leave_out
             .iter()
@@ -258,6 +263,7 @@ impl StrategyArgs {
         set(&mut params.min_ont_rel, self.min_ont_rel);
         set(&mut params.min_la_rel, self.min_la_rel);
         set(&mut params.explore_share, self.explore_share);
+        set(&mut params.round_floor, self.round_floor);
         set_some(&mut params.min_yield, &self.min_yield);
         set_some(&mut params.max_pages, &self.max_pages);
         set(&mut params.rule_depth, self.rule_depth);

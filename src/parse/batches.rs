@@ -99,6 +99,7 @@ pub fn link_batch<'a>(rows: impl Iterator<Item = &'a LinkRow>) -> RecordBatch {
                 .map(|r| r.first_link_to_dst)
                 .collect::<BooleanArray>(),
         ),
+        strings(&rows, |r| r.anchor_source),
     ];
     RecordBatch::try_new(LINKS.clone(), columns).expect("link rows match the links schema")
 }

@@ -121,6 +121,10 @@ pub struct RawLink {
     pub kind: LinkKind,
     pub href: String,
     pub anchor: String,
+    /// Where the anchor is from: `text` (the link's own), or the attribute
+    /// that names a link without text (`alt`, `title`, `aria-label`; an
+    /// image's `alt` inside it); `None` without an anchor.
+    pub anchor_source: Option<&'static str>,
     pub context: String,
     /// The text of the nearest heading (`h1`–`h6`) at or before the link
     /// ("" when none): the heading or sub-heading it appears under.
@@ -214,8 +218,10 @@ struct LinkSpan {
     end: usize,
     nofollow: bool,
     hreflang: Option<String>,
-    /// The anchor when the span has no text: an image's `alt`, `title`, `aria-label`.
-    fallback: Option<String>,
+    /// The anchor when the span has no text, and the attribute it is
+    /// from: the link's own `alt`, `title` or `aria-label`, else the `alt`
+    /// of an image in it.
+    fallback: Option<(String, &'static str)>,
     /// Headings entered before the link.
     headings_before: usize,
 }
@@ -333,7 +339,7 @@ impl Walk {
     fn note_image(&mut self, element: &Element) {
         let alt = element.attr("alt").map(collapse_whitespace);
         if let (Some(&index), Some(alt)) = (self.open.last(), alt.filter(|a| !a.is_empty())) {
-            self.links[index].fallback.get_or_insert(alt);
+            self.links[index].fallback.get_or_insert((alt, "alt"));
         }
     }
 
@@ -386,14 +392,16 @@ impl Walk {
             .get(span.start..span.end)
             .unwrap_or_default()
             .trim();
-        let anchor = match (text.is_empty(), &span.fallback) {
-            (true, Some(fallback)) => fallback.clone(),
-            _ => text.to_string(),
+        let (anchor, anchor_source) = match (text.is_empty(), &span.fallback) {
+            (false, _) => (text.to_string(), Some("text")),
+            (true, Some((fallback, from))) => (fallback.clone(), Some(*from)),
+            (true, None) => (String::new(), None),
         };
         RawLink {
             kind: span.kind,
             href: span.href.clone(),
             anchor,
+            anchor_source,
             context: context_around(&self.text, span.start, span.end),
             heading: self.heading_before(span),
             nofollow: span.nofollow || nofollow_all,
@@ -422,11 +430,10 @@ fn element_link(element: &Element) -> Option<LinkSpan> {
         "link" if has_rel("canonical") => (LinkKind::Canonical, element.attr("href")?),
         _ => return None,
     };
-    let fallback = ["alt", "title", "aria-label"]
-        .iter()
-        .find_map(|name| element.attr(name))
-        .map(collapse_whitespace)
-        .filter(|a| !a.is_empty());
+    let fallback = ["alt", "title", "aria-label"].into_iter().find_map(|name| {
+        let value = collapse_whitespace(element.attr(name)?);
+        (!value.is_empty()).then_some((value, name))
+    });
     Some(LinkSpan {
         kind,
         href: href.to_string(),

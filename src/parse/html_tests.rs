@@ -54,18 +54,18 @@ fn image_links_and_empty_anchors_after_text() {
         <a href="/empty"></a> <a href="/icon"><i class="icon"></i></a>
         <a href="/titled" title="Home page"><svg><path d=""/></svg></a> tail</p>"#,
     );
-    let anchors: Vec<(&str, &str)> = page
+    let anchors: Vec<(&str, &str, Option<&str>)> = page
         .links
         .iter()
-        .map(|l| (l.href.as_str(), l.anchor.as_str()))
+        .map(|l| (l.href.as_str(), l.anchor.as_str(), l.anchor_source))
         .collect();
     assert_eq!(
         anchors,
         [
-            ("/img", "ロゴ"),
-            ("/empty", ""),
-            ("/icon", ""),
-            ("/titled", "Home page")
+            ("/img", "ロゴ", Some("alt")),
+            ("/empty", "", None),
+            ("/icon", "", None),
+            ("/titled", "Home page", Some("title"))
         ]
     );
     assert_eq!(page.text, "Some text tail");
@@ -106,6 +106,33 @@ fn every_kind_of_link_a_browser_follows() {
         ]
     );
     assert_eq!(page.links[4].anchor, "地図");
+    assert_eq!(page.links[3].anchor_source, Some("text"));
+    assert_eq!(page.links[4].anchor_source, Some("alt"));
+}
+
+/// A link's own naming attribute comes before an image's `alt`, and an
+/// empty one is passed over for the next (`alt=""` marks a decorative
+/// image).
+#[test]
+fn a_link_without_text_is_named_by_its_first_non_empty_attribute() {
+    let page = extract(
+        r#"<a href="/a" aria-label="Menu"><img alt="icon"></a>
+        <a href="/b" alt="" title="Search"><img alt="magnifier"></a>
+        <a href="/c" title=" "><img alt=""><img alt="Second"></a>"#,
+    );
+    let anchors: Vec<(&str, &str, Option<&str>)> = page
+        .links
+        .iter()
+        .map(|l| (l.href.as_str(), l.anchor.as_str(), l.anchor_source))
+        .collect();
+    assert_eq!(
+        anchors,
+        [
+            ("/a", "Menu", Some("aria-label")),
+            ("/b", "Search", Some("title")),
+            ("/c", "Second", Some("alt")),
+        ]
+    );
 }
 
 #[test]

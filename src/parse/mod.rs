@@ -337,6 +337,10 @@ pub struct LinkRow {
     pub dst: urls::UrlParts,
     pub anchor: String,
     pub anchor_lang: String,
+    /// `text`, or the attribute that named a link without text (`alt`,
+    /// `title`, `aria-label`); `None` without an anchor (see
+    /// [`html::RawLink::anchor_source`]).
+    pub anchor_source: Option<&'static str>,
     pub context: String,
     /// The heading the link appears under ("" when none).
     pub heading: String,

@@ -85,6 +85,7 @@ pub fn bare_link(src_url: &str, src_host: &str, dst: &Url, kind: LinkKind) -> Li
         dst: urls::parts(dst),
         anchor: String::new(),
         anchor_lang: lang::anchor::UNDETERMINED.into(),
+        anchor_source: None,
         context: String::new(),
         heading: String::new(),
         nofollow: false,
@@ -119,6 +120,7 @@ fn header_link(link: &HeaderLink) -> Option<RawLink> {
         kind,
         href: link.uri.clone(),
         anchor: String::new(),
+        anchor_source: None,
         context: String::new(),
         heading: String::new(),
         nofollow: false,
@@ -155,6 +157,7 @@ impl Rows<'_> {
             let known = &mut self.links[first];
             known.anchor_lang = anchor_lang;
             known.anchor.clone_from(&anchor);
+            known.anchor_source = raw.anchor_source;
         }
         let known = &mut self.links[first];
         if known.hreflang.is_none() {
@@ -192,6 +195,7 @@ impl Rows<'_> {
             dst: urls::parts(dst),
             anchor_lang: self.anchor_lang(&anchor),
             anchor,
+            anchor_source: raw.anchor_source,
             context: raw.context.clone(),
             heading: raw.heading.clone(),
             nofollow: raw.nofollow,

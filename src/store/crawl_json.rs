@@ -99,6 +99,11 @@ pub struct StrategyParams {
     /// `adaptive`: the share of each round's fetch list spent on the
     /// servers the crawl knows least (generate's bandit).
     pub explore_share: f64,
+    /// `adaptive`: a round holds at least this share of the pages fetched
+    /// so far (generate's round size). Larger shares take fewer rounds,
+    /// so less work per page; smaller ones keep each round to the URLs
+    /// the model ranks best, so fewer requests reach the target pages.
+    pub round_floor: f64,
     /// Stop when the target share of the last round's fetches (with as
     /// many rounds before it as it takes to hold 10 / this requests),
     /// ranked and explored alike, falls below this (`crate::stop`).
@@ -125,6 +130,7 @@ impl Default for StrategyParams {
             rule_depth: 2,
             class_rules: None,
             explore_share: 0.02,
+            round_floor: 0.02,
             min_yield: None,
             max_pages: None,
             leave_out: Vec::new(),

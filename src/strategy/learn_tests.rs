@@ -246,7 +246,7 @@ const PAGES: &str = "SELECT * FROM (VALUES
 ) AS t(url, host, dir, status, relevant, found_from)";
 
 const PAGE_LINKS: &str = "SELECT *, 'a' AS kind, CAST(NULL AS VARCHAR) AS hreflang,
-           '' AS anchor, 'und' AS anchor_lang, 'com' AS dst_tld, dst_host || '/' AS dst_dir,
+           '' AS anchor, 'und' AS anchor_lang, CAST(NULL AS VARCHAR) AS anchor_source, 'com' AS dst_tld, dst_host || '/' AS dst_dir,
            CAST(NULL AS INT) AS position
     FROM (VALUES
         ('http://h1/a', 'h1', 'http://h1/b', 'h1'),
@@ -256,8 +256,10 @@ const PAGE_LINKS: &str = "SELECT *, 'a' AS kind, CAST(NULL AS VARCHAR) AS hrefla
         ('http://h2/c', 'h2', 'http://h3/d', 'h3')
     ) AS t(src_url, src_host, dst_url, dst_host)";
 
-#[tokio::test]
-async fn open_links_label_links_by_their_destination_and_leave_it_out_of_its_server() {
+/// `open_links.sql` over PAGES and `page_links` (rows of the links
+/// schema's columns that link selection reads), as CSV cells with their
+/// header first, sorted by source and destination.
+async fn open_link_rows(page_links: &str) -> Vec<Vec<String>> {
     let engine = Engine::new(None);
     let params = Params::new()
         .set("target_lang", "tha")
@@ -271,7 +273,7 @@ async fn open_links_label_links_by_their_destination_and_leave_it_out_of_its_ser
     let pages = format!("SELECT *, 0.0 AS priority, 3 AS fetched_round FROM ({PAGES})");
     for (name, sql) in [
         ("crawldb_after_round", pages),
-        ("page_links", PAGE_LINKS.into()),
+        ("page_links", page_links.into()),
     ] {
         let df = engine.query(&sql, &Params::new()).await.unwrap();
         engine.register_view(name, df).unwrap();
@@ -305,13 +307,27 @@ async fn open_links_label_links_by_their_destination_and_leave_it_out_of_its_ser
         crate::report::Format::Csv,
     )
     .unwrap();
-    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
-    let at = |name: &str| rows[0].iter().position(|h| *h == name).unwrap();
-    let cells = |row: &[&str], names: &[&str]| -> Vec<String> {
-        names.iter().map(|n| row[at(n)].to_string()).collect()
-    };
-    let names = ["url", "dst_relevant", "hops", "inlinks", "dst_server"];
-    let got: Vec<Vec<String>> = rows[1..].iter().map(|r| cells(r, &names)).collect();
+    text.lines()
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+/// The cells `names` of every row after the header.
+fn columns(rows: &[Vec<String>], names: &[&str]) -> Vec<Vec<String>> {
+    let at = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    rows[1..]
+        .iter()
+        .map(|r| names.iter().map(|n| r[at(n)].clone()).collect())
+        .collect()
+}
+
+#[tokio::test]
+async fn open_links_label_links_by_their_destination_and_leave_it_out_of_its_server() {
+    let rows = open_link_rows(PAGE_LINKS).await;
+    let got = columns(
+        &rows,
+        &["url", "dst_relevant", "hops", "inlinks", "dst_server"],
+    );
     let want = [
         // a is relevant: hops 0; b is on a's server, which a makes relevant.
         ["http://h1/b", "false", "0", "1", "relevant"],
@@ -321,6 +337,36 @@ async fn open_links_label_links_by_their_destination_and_leave_it_out_of_its_ser
         ["http://h3/d", "", "1", "1", "unvisited"],
         // c's finder b is not relevant: 2+.
         ["http://h3/d", "", "2+", "1", "unvisited"],
+    ];
+    let want: Vec<Vec<String>> = want
+        .iter()
+        .map(|r| r.iter().map(|c| c.to_string()).collect())
+        .collect();
+    assert_eq!(got, want);
+}
+
+/// An anchor that is an image's `alt` (or a link's `title`) is weighed
+/// apart from anchor text: its own feature values. An anchor whose
+/// source is not recorded (a generated web) counts as text.
+#[tokio::test]
+async fn an_anchor_from_an_attribute_is_its_own_feature_value() {
+    let page_links = "SELECT *, 'a' AS kind, CAST(NULL AS VARCHAR) AS hreflang,
+           'com' AS dst_tld, dst_host || '/' AS dst_dir, CAST(NULL AS INT) AS position
+    FROM (VALUES
+        ('http://h1/a', 'h1', 'http://h1/b', 'h1', 'ข่าว',  'tha', 'text'),
+        ('http://h1/a', 'h1', 'http://h3/d', 'h3', 'ภาพ',   'tha', 'alt'),
+        ('http://h1/b', 'h1', 'http://h2/c', 'h2', 'Photo', 'eng', 'alt'),
+        ('http://h1/b', 'h1', 'http://h3/d', 'h3', 'Home',  'eng', 'title'),
+        ('http://h2/c', 'h2', 'http://h3/d', 'h3', 'ข่าว',  'tha', CAST(NULL AS VARCHAR))
+    ) AS t(src_url, src_host, dst_url, dst_host, anchor, anchor_lang, anchor_source)";
+    let rows = open_link_rows(page_links).await;
+    let got = columns(&rows, &["src_url", "url", "anchor"]);
+    let want = [
+        ["http://h1/a", "http://h1/b", "target"],
+        ["http://h1/a", "http://h3/d", "attribute-target"],
+        ["http://h1/b", "http://h2/c", "attribute-other"],
+        ["http://h1/b", "http://h3/d", "attribute-other"],
+        ["http://h2/c", "http://h3/d", "target"],
     ];
     let want: Vec<Vec<String>> = want
         .iter()

@@ -151,7 +151,7 @@ impl PagesWriter {
 /// Streams link rows into a web's `links/`.
 pub struct LinksWriter {
     out: RowsOut,
-    text: [StringBuilder; 13],
+    text: [StringBuilder; 14],
 }
 
 impl LinksWriter {
@@ -163,7 +163,7 @@ impl LinksWriter {
     }
 
     pub fn push(&mut self, row: &LinkRow) -> Result<()> {
-        let [src_url, src_host, dst_url, dst_host, domain, tld, dir, anchor, lang, kind, hreflang, context, heading] =
+        let [src_url, src_host, dst_url, dst_host, domain, tld, dir, anchor, lang, kind, hreflang, context, heading, source] =
             &mut self.text;
         src_url.append_value(row.src_url);
         src_host.append_value(row.src_host);
@@ -178,6 +178,8 @@ impl LinksWriter {
         hreflang.append_option(row.anchor.hreflang.as_deref());
         context.append_option(row.context);
         heading.append_option(row.heading);
+        // a graph in memory does not record where its anchors are from
+        source.append_null();
         if self.out.added() {
             self.flush()?;
         }

@@ -149,22 +149,13 @@ fn target_pages_behind_three_foreign_pages_are_all_covered_exploring_and_rescori
 /// or those before which its priorities sum to less than five target
 /// pages; and some round was cut below the size it was allowed.
 fn rounds_hold_the_likeliest_urls(crawl: &Path) {
-    let mut rounds = sql_rows(
-        crawl,
-        "WITH f AS (SELECT round, count(*) AS size FROM fetchlist GROUP BY round), \
-              done AS (SELECT fetched_round AS round, count(*) AS pages FROM crawldb \
-                       WHERE status = 'fetched' GROUP BY fetched_round) \
-         SELECT f.round, f.size, coalesce(sum(d.pages), 0) \
-         FROM f LEFT JOIN done d ON d.round < f.round \
-         WHERE f.round > 1 GROUP BY f.round, f.size",
-    );
-    rounds.sort_by_key(|row| row[0].parse::<i64>().unwrap());
-    let last = rounds.last().unwrap()[0].clone();
+    let rounds = round_sizes(crawl);
+    let last = rounds.last().unwrap()[0];
     let mut cut = 0;
-    for row in &rounds {
-        let [round, size, fetched] = [0, 1, 2].map(|i| row[i].parse::<i64>().unwrap());
-        let floor = 10.max((fetched + 9) / 10);
-        if size < 20.min(fetched) && row[0] != last {
+    for &[round, size, fetched] in &rounds {
+        // the default --round-floor, 0.02 of the pages fetched
+        let floor = 10.max((fetched * 2 + 99) / 100);
+        if size < 20.min(fetched) && round != last {
             cut += 1;
         }
         if size <= floor {
@@ -186,6 +177,86 @@ fn rounds_hold_the_likeliest_urls(crawl: &Path) {
         );
     }
     assert!(cut > 0, "no round was cut: {rounds:?}");
+}
+
+/// Each round's size and the pages fetched before it, rounds after the
+/// first, in order.
+fn round_sizes(crawl: &Path) -> Vec<[i64; 3]> {
+    let mut rounds: Vec<[i64; 3]> = sql_rows(
+        crawl,
+        "WITH f AS (SELECT round, count(*) AS size FROM fetchlist GROUP BY round), \
+              done AS (SELECT fetched_round AS round, count(*) AS pages FROM crawldb \
+                       WHERE status = 'fetched' GROUP BY fetched_round) \
+         SELECT f.round, f.size, coalesce(sum(d.pages), 0) \
+         FROM f LEFT JOIN done d ON d.round < f.round \
+         WHERE f.round > 1 GROUP BY f.round, f.size",
+    )
+    .iter()
+    .map(|row| [0, 1, 2].map(|i| row[i].parse().unwrap()))
+    .collect();
+    rounds.sort();
+    rounds
+}
+
+/// `--round-floor F`: a round holds at least F of the pages fetched so far
+/// (within the round size and the slow start's pages fetched), so a larger
+/// floor takes fewer rounds; a floor outside 0–1 is refused.
+#[test]
+fn a_round_holds_at_least_the_round_floor_of_the_pages_fetched() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (half, _) = replay(
+        &tmp.path().join("half"),
+        "adaptive",
+        &["--round-floor", "0.5"],
+    );
+    let (none, _) = replay(
+        &tmp.path().join("none"),
+        "adaptive",
+        &["--round-floor", "0"],
+    );
+    // the URLs queued after each round (simulate's metrics.csv)
+    let queued: std::collections::HashMap<i64, i64> =
+        std::fs::read_to_string(half.join("metrics.csv"))
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|line| {
+                let cells: Vec<&str> = line.split(',').collect();
+                (cells[1].parse().unwrap(), cells[7].parse().unwrap())
+            })
+            .collect();
+    let half = round_sizes(&half.join("adaptive"));
+    let none = round_sizes(&none.join("adaptive"));
+    for &[round, size, fetched] in &half {
+        let floor = 20.min(10.max((fetched + 1) / 2)).min(queued[&(round - 1)]);
+        assert!(
+            size >= floor,
+            "round {round}: {size} URLs after {fetched} pages: {half:?}"
+        );
+    }
+    assert!(
+        half.len() < none.len(),
+        "{} rounds against {}",
+        half.len(),
+        none.len()
+    );
+    let web = tmp.path().join("half/web");
+    let out = tmp.path().join("refused");
+    let out = langcrawl(&[
+        "simulate",
+        "--round-floor",
+        "1.5",
+        "--web",
+        web.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("--round-floor: must be a share, 0 to 1"),
+        "{said}"
+    );
 }
 
 /// The first of the latest rounds up to `last` that hold `needed` fetch

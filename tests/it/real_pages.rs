@@ -187,3 +187,69 @@ fn the_language_a_url_names_agrees_with_the_hreflang_of_real_links() {
         "{agreed} of {named} agree: {disagreements:?}"
     );
 }
+
+/// `a[href]` elements with no text of their own and no naming attribute,
+/// and an image inside with a non-empty `alt` (the first such): the links
+/// whose anchor is an image's description (selected independently).
+fn independent_image_links(html: &str) -> Vec<String> {
+    let document = Html::parse_document(html);
+    let links = Selector::parse("a[href]").unwrap();
+    let images = Selector::parse("img[alt]").unwrap();
+    let named = |a: &scraper::ElementRef| {
+        ["alt", "title", "aria-label"]
+            .iter()
+            .any(|n| a.value().attr(n).is_some_and(|v| !v.trim().is_empty()))
+    };
+    document
+        .select(&links)
+        .filter(|a| a.text().all(|t| t.trim().is_empty()) && !named(a))
+        .filter_map(|a| {
+            a.select(&images).find_map(|img| {
+                let alt: Vec<&str> = img.value().attr("alt")?.split_whitespace().collect();
+                (!alt.is_empty()).then(|| alt.join(" "))
+            })
+        })
+        .collect()
+}
+
+/// An image link's anchor is its image's `alt`, marked as such (link
+/// selection weighs it apart from anchor text: it describes the image, in
+/// the page's language); a link with text has its text, marked `text`.
+/// Checked against the image links selected independently on real pages.
+#[test]
+fn image_links_of_real_pages_take_their_alt_marked_as_such() {
+    let mut image_links = 0;
+    for (name, bytes) in real_pages() {
+        let html = lang::decode(&bytes, None, None).text;
+        let mut expected = independent_image_links(&html);
+        let extracted = extract(&html);
+        let links = extracted.links.iter().filter(|l| l.kind == LinkKind::A);
+        let mut ours: Vec<String> = links
+            .clone()
+            .filter(|l| l.anchor_source == Some("alt"))
+            .map(|l| l.anchor.clone())
+            .collect();
+        expected.sort();
+        ours.sort();
+        assert_eq!(ours, expected, "{name}: image links' anchors");
+        image_links += ours.len();
+        for link in links {
+            let text = extracted.text.get(link.span.clone()).unwrap_or_default();
+            let from_text = !text.trim().is_empty();
+            assert_eq!(
+                link.anchor_source == Some("text"),
+                from_text,
+                "{name}: {} anchor {:?} from {:?}",
+                link.href,
+                link.anchor,
+                link.anchor_source
+            );
+            assert_eq!(
+                link.anchor.is_empty(),
+                link.anchor_source.is_none(),
+                "{name}"
+            );
+        }
+    }
+    assert!(image_links >= 10, "{image_links} image links");
+}

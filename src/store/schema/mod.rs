@@ -235,6 +235,11 @@ pub static LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
         // not marked (redirects, sitemaps, segments written before), left
         // to `sql/views/page_links.sql` to pick
         boolean("first_link_to_dst", true),
+        // where the anchor is from: text (the link's own), or the attribute
+        // that names a link without text: alt (its own or an image's in
+        // it), title, aria-label; NULL: no anchor, or not recorded
+        // (simulated rounds of webs that do not, segments written before)
+        utf8("anchor_source", true),
     ]))
 });
 

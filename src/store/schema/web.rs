@@ -49,6 +49,9 @@ pub static WEB_LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
         // the web records them (NULL: the anchor is the context)
         utf8("context", true),
         utf8("heading", true),
+        // as in links: text, alt, title, aria-label (NULL: not recorded —
+        // generated and imported webs, webs written before)
+        utf8("anchor_source", true),
     ]))
 });
 
