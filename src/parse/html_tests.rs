@@ -45,6 +45,14 @@ fn meta_robots_nofollow_covers_every_link() {
     assert!(page.nofollow_all && page.links[0].nofollow);
 }
 
+/// Each link's href, anchor and where the anchor is from.
+fn anchors(page: &Extracted) -> Vec<(&str, &str, Option<&str>)> {
+    page.links
+        .iter()
+        .map(|l| (l.href.as_str(), l.anchor.as_str(), l.anchor_source))
+        .collect()
+}
+
 /// The bug that stopped a real crawl after three pages: a link with no
 /// text after some text put its end before its start.
 #[test]
@@ -54,13 +62,8 @@ fn image_links_and_empty_anchors_after_text() {
         <a href="/empty"></a> <a href="/icon"><i class="icon"></i></a>
         <a href="/titled" title="Home page"><svg><path d=""/></svg></a> tail</p>"#,
     );
-    let anchors: Vec<(&str, &str, Option<&str>)> = page
-        .links
-        .iter()
-        .map(|l| (l.href.as_str(), l.anchor.as_str(), l.anchor_source))
-        .collect();
     assert_eq!(
-        anchors,
+        anchors(&page),
         [
             ("/img", "ロゴ", Some("alt")),
             ("/empty", "", None),
@@ -120,13 +123,8 @@ fn a_link_without_text_is_named_by_its_first_non_empty_attribute() {
         <a href="/b" alt="" title="Search"><img alt="magnifier"></a>
         <a href="/c" title=" "><img alt=""><img alt="Second"></a>"#,
     );
-    let anchors: Vec<(&str, &str, Option<&str>)> = page
-        .links
-        .iter()
-        .map(|l| (l.href.as_str(), l.anchor.as_str(), l.anchor_source))
-        .collect();
     assert_eq!(
-        anchors,
+        anchors(&page),
         [
             ("/a", "Menu", Some("aria-label")),
             ("/b", "Search", Some("title")),
