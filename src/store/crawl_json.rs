@@ -102,7 +102,10 @@ pub struct StrategyParams {
     /// `adaptive`: a round holds at least this share of the pages fetched
     /// so far (generate's round size). Larger shares take fewer rounds,
     /// so less work per page; smaller ones keep each round to the URLs
-    /// the model ranks best, so fewer requests reach the target pages.
+    /// the model ranks best, so fewer requests reach the target pages. A
+    /// crawl.json written before the option keeps the tenth its crawl ran
+    /// with.
+    #[serde(default = "round_floor_before_the_option")]
     pub round_floor: f64,
     /// Stop when the target share of the last round's fetches (with as
     /// many rounds before it as it takes to hold 10 / this requests),
@@ -112,6 +115,11 @@ pub struct StrategyParams {
     pub max_pages: Option<u64>,
     /// `adaptive`: features the model leaves out (for ablations).
     pub leave_out: Vec<String>,
+}
+
+/// The round floor of crawls started before `--round-floor` existed.
+fn round_floor_before_the_option() -> f64 {
+    0.1
 }
 
 impl Default for StrategyParams {
@@ -279,5 +287,23 @@ impl CrawlConfig {
             summary: summary.into(),
         });
         config.save(crawl)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A crawl resumed after an upgrade goes on as it ran: its crawl.json
+    /// has no round floor, and it ran with a tenth; a new crawl gets the
+    /// default.
+    #[test]
+    fn a_crawl_json_without_a_round_floor_keeps_the_tenth_it_ran_with() {
+        let old: StrategyParams = serde_json::from_str(r#"{"tolerance": 10}"#).unwrap();
+        assert_eq!(old.round_floor, 0.1);
+        assert_eq!(StrategyParams::default().round_floor, 0.02);
+        let saved = serde_json::to_string(&StrategyParams::default()).unwrap();
+        let back: StrategyParams = serde_json::from_str(&saved).unwrap();
+        assert_eq!(back.round_floor, 0.02);
     }
 }

@@ -144,7 +144,8 @@ fn target_pages_behind_three_foreign_pages_are_all_covered_exploring_and_rescori
     rounds_hold_the_likeliest_urls(&crawl);
 }
 
-/// A round above its floor (10 URLs, a tenth of the pages fetched) holds,
+/// A round above its floor (10 URLs, or the default --round-floor of the
+/// pages fetched) holds,
 /// of the URLs it ranks, only those at least half as likely as its best,
 /// or those before which its priorities sum to less than five target
 /// pages; and some round was cut below the size it was allowed.
