@@ -9,6 +9,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
+use crate::simulation::csv_rows;
 use crate::util::{langcrawl, sql_rows, succeeded};
 
 /// Thai servers, each behind a chain of three English pages.
@@ -145,10 +146,10 @@ fn target_pages_behind_three_foreign_pages_are_all_covered_exploring_and_rescori
 }
 
 /// A round above its floor (10 URLs, or the default --round-floor of the
-/// pages fetched) holds,
-/// of the URLs it ranks, only those at least half as likely as its best,
-/// or those before which its priorities sum to less than five target
-/// pages; and some round was cut below the size it was allowed.
+/// pages fetched) holds, of the URLs it ranks, only those at least half as
+/// likely as its best, or those before which its priorities sum to less
+/// than five target pages; and some round was cut below the size it was
+/// allowed.
 fn rounds_hold_the_likeliest_urls(crawl: &Path) {
     let rounds = round_sizes(crawl);
     let last = rounds.last().unwrap()[0];
@@ -216,16 +217,15 @@ fn a_round_holds_at_least_the_round_floor_of_the_pages_fetched() {
         &["--round-floor", "0"],
     );
     // the URLs queued after each round (simulate's metrics.csv)
-    let queued: std::collections::HashMap<i64, i64> =
-        std::fs::read_to_string(half.join("metrics.csv"))
-            .unwrap()
-            .lines()
-            .skip(1)
-            .map(|line| {
-                let cells: Vec<&str> = line.split(',').collect();
-                (cells[1].parse().unwrap(), cells[7].parse().unwrap())
-            })
-            .collect();
+    let queued: std::collections::HashMap<i64, i64> = csv_rows(&half.join("metrics.csv"))
+        .iter()
+        .map(|row| {
+            (
+                row["round"].parse().unwrap(),
+                row["queue_size"].parse().unwrap(),
+            )
+        })
+        .collect();
     let half = round_sizes(&half.join("adaptive"));
     let none = round_sizes(&none.join("adaptive"));
     for &[round, size, fetched] in &half {
