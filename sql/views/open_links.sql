@@ -9,6 +9,12 @@
 --               irrelevant: Tamura's state, undecided split by whether one
 --               page or more (at most $tolerance) showed no target
 --   dst_dir     the same for the destination's top-level directory
+-- A link whose anchor text is in the target language has `/target-anchor`
+-- after its destination's states (its server's only once visited: an
+-- unvisited server is the `new` segment, count_labels.sql): such an
+-- anchor into a server or directory the crawl has not judged says much,
+-- into a relevant one little, and one weight per value cannot tell those
+-- apart.
 -- The destination's server and directory are judged by their other
 -- fetched pages — the destination itself left out — so a label never
 -- describes itself. A link whose destination left the queue otherwise
@@ -62,10 +68,14 @@ SELECT found_round, src_url, url, src_host, dst_host, dir, src_priority, src_rel
             WHEN server_nr - self_nr > 0 THEN 'relevant'
             WHEN server_na - self_na = 1 THEN 'undecided-1'
             WHEN server_na - self_na <= $tolerance THEN 'undecided-2+'
-            ELSE 'irrelevant' END AS dst_server,
+            ELSE 'irrelevant' END
+       || CASE WHEN anchor = 'target' AND server_na - self_na > 0 THEN '/target-anchor' ELSE '' END
+       AS dst_server,
        CASE WHEN dir_na - self_na <= 0 THEN 'unvisited'
             WHEN dir_nr - self_nr > 0 THEN 'relevant'
             WHEN dir_na - self_na = 1 THEN 'undecided-1'
             WHEN dir_na - self_na <= $tolerance THEN 'undecided-2+'
-            ELSE 'irrelevant' END AS dst_dir
+            ELSE 'irrelevant' END
+       || CASE WHEN anchor = 'target' THEN '/target-anchor' ELSE '' END
+       AS dst_dir
 FROM described

@@ -338,19 +338,12 @@ async fn open_links_label_links_by_their_destination_and_leave_it_out_of_its_ser
         // c's finder b is not relevant: 2+.
         ["http://h3/d", "", "2+", "1", "unvisited"],
     ];
-    let want: Vec<Vec<String>> = want
-        .iter()
-        .map(|r| r.iter().map(|c| c.to_string()).collect())
-        .collect();
-    assert_eq!(got, want);
+    assert_eq!(got, strings(&want));
 }
 
-/// An anchor that is an image's `alt` (or a link's `title`) is weighed
-/// apart from anchor text: its own feature values. An anchor whose
-/// source is not recorded (a generated web) counts as text.
-#[tokio::test]
-async fn an_anchor_from_an_attribute_is_its_own_feature_value() {
-    let page_links = "SELECT *, 'a' AS kind, CAST(NULL AS VARCHAR) AS hreflang,
+/// Links with anchors in Thai (the target) and English, from text, from
+/// an attribute, and unrecorded (a generated web's).
+const ANCHORED_LINKS: &str = "SELECT *, 'a' AS kind, CAST(NULL AS VARCHAR) AS hreflang,
            'com' AS dst_tld, dst_host || '/' AS dst_dir, CAST(NULL AS INT) AS position
     FROM (VALUES
         ('http://h1/a', 'h1', 'http://h1/b', 'h1', 'ข่าว',  'tha', 'text'),
@@ -359,7 +352,20 @@ async fn an_anchor_from_an_attribute_is_its_own_feature_value() {
         ('http://h1/b', 'h1', 'http://h3/d', 'h3', 'Home',  'eng', 'title'),
         ('http://h2/c', 'h2', 'http://h3/d', 'h3', 'ข่าว',  'tha', CAST(NULL AS VARCHAR))
     ) AS t(src_url, src_host, dst_url, dst_host, anchor, anchor_lang, anchor_source)";
-    let rows = open_link_rows(page_links).await;
+
+/// `rows` as owned strings.
+fn strings<const N: usize>(rows: &[[&str; N]]) -> Vec<Vec<String>> {
+    rows.iter()
+        .map(|r| r.iter().map(|c| c.to_string()).collect())
+        .collect()
+}
+
+/// An anchor that is an image's `alt` (or a link's `title`) is weighed
+/// apart from anchor text: its own feature values. An anchor whose
+/// source is not recorded (a generated web) counts as text.
+#[tokio::test]
+async fn an_anchor_from_an_attribute_is_its_own_feature_value() {
+    let rows = open_link_rows(ANCHORED_LINKS).await;
     let got = columns(&rows, &["src_url", "url", "anchor"]);
     let want = [
         ["http://h1/a", "http://h1/b", "target"],
@@ -368,11 +374,28 @@ async fn an_anchor_from_an_attribute_is_its_own_feature_value() {
         ["http://h1/b", "http://h3/d", "attribute-other"],
         ["http://h2/c", "http://h3/d", "target"],
     ];
-    let want: Vec<Vec<String>> = want
-        .iter()
-        .map(|r| r.iter().map(|c| c.to_string()).collect())
-        .collect();
-    assert_eq!(got, want);
+    assert_eq!(got, strings(&want));
+}
+
+/// A link whose anchor text is in the target language judges its
+/// server (once visited) and directory apart (`/target-anchor`): into an
+/// unjudged directory it says much, into a relevant one little.
+#[tokio::test]
+async fn a_target_anchor_is_judged_with_its_server_and_directory() {
+    let rows = open_link_rows(ANCHORED_LINKS).await;
+    let got = columns(&rows, &["src_url", "url", "dst_server", "dst_dir"]);
+    let (relevant, unjudged) = ("relevant/target-anchor", "unvisited/target-anchor");
+    let want = [
+        // h1 is relevant by a (b itself left out)
+        ["http://h1/a", "http://h1/b", relevant, relevant],
+        // an image's Thai alt is not anchor text
+        ["http://h1/a", "http://h3/d", "unvisited", "unvisited"],
+        ["http://h1/b", "http://h2/c", "unvisited", "unvisited"],
+        ["http://h1/b", "http://h3/d", "unvisited", "unvisited"],
+        // an unvisited server stays `unvisited`: the `new` segment
+        ["http://h2/c", "http://h3/d", "unvisited", unjudged],
+    ];
+    assert_eq!(got, strings(&want));
 }
 
 /// Round 1's open links: d1, d2 labelled; d3, d4 not yet.
