@@ -352,7 +352,7 @@ pub struct StrategyArgs {
     /// Stop the crawl after N fetch requests [default: no limit]
     #[arg(long, value_name = "N", value_parser = positive::<u64>)]
     pub max_pages: Option<u64>,
-    /// adaptive: features the model leaves out, for ablations (kind, hreflang, url_lang, anchor, tld, hops, inlinks, src_server, dst_server, dst_dir) [default: none]
+    /// adaptive: features the model leaves out, for ablations (kind, hreflang, url_lang, anchor, tld, hops, inlinks, src_server, dst_server, dst_dir); a target-language anchor also shows in dst_server and dst_dir (their /target-anchor values): leave those out too to take it away whole [default: none]
     #[arg(long, value_name = "FEATURE,...", value_delimiter = ',')]
     pub leave_out: Option<Vec<String>>,
 }

@@ -342,16 +342,19 @@ async fn open_links_label_links_by_their_destination_and_leave_it_out_of_its_ser
 }
 
 /// Links with anchors in Thai (the target) and English, from text, from
-/// an attribute, and unrecorded (a generated web's).
+/// an attribute, and unrecorded (a generated web's); into host roots
+/// and one into a folder of h1 no page has been fetched from (`x/`).
 const ANCHORED_LINKS: &str = "SELECT *, 'a' AS kind, CAST(NULL AS VARCHAR) AS hreflang,
-           'com' AS dst_tld, dst_host || '/' AS dst_dir, CAST(NULL AS INT) AS position
+           'com' AS dst_tld, dst_host || '/' || folder AS dst_dir, CAST(NULL AS INT) AS position
     FROM (VALUES
-        ('http://h1/a', 'h1', 'http://h1/b', 'h1', 'ข่าว',  'tha', 'text'),
-        ('http://h1/a', 'h1', 'http://h3/d', 'h3', 'ภาพ',   'tha', 'alt'),
-        ('http://h1/b', 'h1', 'http://h2/c', 'h2', 'Photo', 'eng', 'alt'),
-        ('http://h1/b', 'h1', 'http://h3/d', 'h3', 'Home',  'eng', 'title'),
-        ('http://h2/c', 'h2', 'http://h3/d', 'h3', 'ข่าว',  'tha', CAST(NULL AS VARCHAR))
-    ) AS t(src_url, src_host, dst_url, dst_host, anchor, anchor_lang, anchor_source)";
+        ('http://h1/a', 'h1', 'http://h1/b',   'h1', 'ข่าว',  'tha', 'text', ''),
+        ('http://h1/a', 'h1', 'http://h1/x/e', 'h1', 'ข่าว',  'tha', 'text', 'x/'),
+        ('http://h1/a', 'h1', 'http://h3/d',   'h3', 'ภาพ',   'tha', 'alt', ''),
+        ('http://h1/b', 'h1', 'http://h2/c',   'h2', 'Photo', 'eng', 'alt', ''),
+        ('http://h1/b', 'h1', 'http://h3/d',   'h3', 'Home',  'eng', 'title', ''),
+        ('http://h2/c', 'h2', 'http://h1/y',   'h1', 'ภาพ',   'tha', 'alt', ''),
+        ('http://h2/c', 'h2', 'http://h3/d',   'h3', 'ข่าว',  'tha', CAST(NULL AS VARCHAR), '')
+    ) AS t(src_url, src_host, dst_url, dst_host, anchor, anchor_lang, anchor_source, folder)";
 
 /// `rows` as owned strings.
 fn strings<const N: usize>(rows: &[[&str; N]]) -> Vec<Vec<String>> {
@@ -369,9 +372,11 @@ async fn an_anchor_from_an_attribute_is_its_own_feature_value() {
     let got = columns(&rows, &["src_url", "url", "anchor"]);
     let want = [
         ["http://h1/a", "http://h1/b", "target"],
+        ["http://h1/a", "http://h1/x/e", "target"],
         ["http://h1/a", "http://h3/d", "attribute-target"],
         ["http://h1/b", "http://h2/c", "attribute-other"],
         ["http://h1/b", "http://h3/d", "attribute-other"],
+        ["http://h2/c", "http://h1/y", "attribute-target"],
         ["http://h2/c", "http://h3/d", "target"],
     ];
     assert_eq!(got, strings(&want));
@@ -386,12 +391,15 @@ async fn a_target_anchor_is_judged_with_its_server_and_directory() {
     let got = columns(&rows, &["src_url", "url", "dst_server", "dst_dir"]);
     let (relevant, unjudged) = ("relevant/target-anchor", "unvisited/target-anchor");
     let want = [
-        // h1 is relevant by a (b itself left out)
+        // h1 and its root folder are relevant by a (b itself left out)
         ["http://h1/a", "http://h1/b", relevant, relevant],
+        // a folder of a relevant server that no fetched page is in
+        ["http://h1/a", "http://h1/x/e", relevant, unjudged],
         // an image's Thai alt is not anchor text
         ["http://h1/a", "http://h3/d", "unvisited", "unvisited"],
         ["http://h1/b", "http://h2/c", "unvisited", "unvisited"],
         ["http://h1/b", "http://h3/d", "unvisited", "unvisited"],
+        ["http://h2/c", "http://h1/y", "relevant", "relevant"],
         // an unvisited server stays `unvisited`: the `new` segment
         ["http://h2/c", "http://h3/d", "unvisited", unjudged],
     ];
