@@ -2,51 +2,32 @@
 //! The builder's work per tag grows with the number of open elements (its
 //! scope checks walk them), so 200,000 nested `<div>`s — 1 MB, under the
 //! content cap — took minutes. Like a browser that stops nesting at some
-//! depth, the start and end tags of plain containers below
-//! [`MAX_DEPTH`] open elements are dropped: their text stays, in order;
-//! only the nesting goes. Links, frames, headings, metadata and raw-text
-//! elements are never dropped, and elements whose end tag is optional
-//! (`p`, `li`, `td`, …) are not counted, so ordinary pages are untouched.
-//! One pass, linear in the page's length.
+//! depth, the start and end tags of containers below [`MAX_DEPTH`] open
+//! elements are dropped: their text stays, in order; only the nesting
+//! goes. Links are never dropped; void elements, `p`, table rows and raw
+//! text are not counted. Which elements are open is followed as the
+//! builder keeps them ([`OpenElements`]), so ordinary pages are
+//! untouched and pages built to fool a plain count of tags are bounded
+//! too. One pass, linear in the page's length; [`tree`](super::tree)
+//! caps the builder's work behind it.
 
 use std::borrow::Cow;
 
+use super::element_kinds::{RAW_TEXT, UNCOUNTED};
+use super::open_elements::OpenElements;
+
 /// The deepest a page's plain containers nest (browsers go on to 512).
 pub const MAX_DEPTH: usize = 256;
-
-/// Elements never dropped: what parse reads (links, frames, headings,
-/// metadata) and what structures the document.
-const KEPT: [&str; 20] = [
-    "a", "area", "base", "body", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head",
-    "html", "iframe", "link", "meta", "noscript", "template", "title",
-];
-
-/// Elements whose end tag may be left out, and void elements: the builder
-/// closes them itself, so a count of their tags says nothing of depth.
-const UNCOUNTED: [&str; 30] = [
-    "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "tbody", "thead", "tfoot",
-    "colgroup", "rb", "rt", "rp", "br", "hr", "img", "input", "col", "embed", "param", "source",
-    "track", "wbr", "keygen", "command", "basefont", "bgsound",
-];
-
-/// Elements whose content is text, not tags, up to their end tag.
-const RAW_TEXT: [&str; 7] = [
-    "script",
-    "style",
-    "textarea",
-    "xmp",
-    "noembed",
-    "noframes",
-    "plaintext",
-];
 
 /// `html` with the tags of plain containers nested deeper than `max`
 /// removed; borrowed when nothing nests that deep.
 pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
     let mut out: Option<String> = None;
-    let mut open = OpenElements::default();
+    let mut open = OpenElements::new(max);
     let mut copied = 0;
     let mut at = 0;
+    let mut text_from = 0;
+    let mut unended = Vec::new();
     let bytes = html.as_bytes();
     while let Some(offset) = memchr(b'<', &bytes[at..]) {
         let start = at + offset;
@@ -54,28 +35,26 @@ pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
             at = start + 1;
             continue;
         };
+        if !bytes[text_from..start].trim_ascii().is_empty() {
+            open.text();
+        }
         at = tag.end;
+        text_from = at;
         if tag.name.is_empty() {
             continue; // a comment, doctype or processing instruction
         }
-        if RAW_TEXT.contains(&tag.name.as_str()) {
-            if !tag.closing {
-                at = raw_text_end(html, at, &tag.name);
+        if !tag.closing && RAW_TEXT.contains(&tag.name.as_str()) && open.reads_raw_text() {
+            // without an end tag, the builder may not have read it as raw
+            // text (it ignores `<iframe>` in some places): the tags after
+            // it are followed, which at worst counts too many
+            if let Some(end) = raw_text_end(html, at, &tag.name, &mut unended) {
+                at = end;
+                text_from = end;
+                continue;
             }
-            continue;
         }
-        if tag.self_closing || UNCOUNTED.contains(&tag.name.as_str()) {
-            continue;
-        }
-        let deep = if tag.closing {
-            let deep = open.depth() > max;
-            open.close(&tag.name);
-            deep
-        } else {
-            open.open(&tag.name);
-            open.depth() > max
-        };
-        if deep && !KEPT.contains(&tag.name.as_str()) {
+        let kept = kept(&mut open, &tag, html);
+        if !kept {
             let text = out.get_or_insert_with(|| String::with_capacity(html.len()));
             text.push_str(&html[copied..start]);
             if text.ends_with(['<', '&']) {
@@ -94,104 +73,27 @@ pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
     }
 }
 
-/// Containers of the HTML "special" category (§13.2.4.2) that nest: an
-/// end tag of another element never closes past one of them.
-const SPECIAL: [&str; 44] = [
-    "address",
-    "applet",
-    "article",
-    "aside",
-    "blockquote",
-    "body",
-    "button",
-    "caption",
-    "center",
-    "details",
-    "dir",
-    "div",
-    "dl",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "form",
-    "header",
-    "hgroup",
-    "html",
-    "listing",
-    "main",
-    "marquee",
-    "menu",
-    "nav",
-    "object",
-    "ol",
-    "pre",
-    "search",
-    "section",
-    "select",
-    "summary",
-    "table",
-    "template",
-    "ul",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "iframe",
-    "noscript",
-];
-
-/// How far below the current element an end tag of a non-special element
-/// is looked for (the tree builder walks until a special element).
-const PHRASING_REACH: usize = 64;
-
-/// The counted elements open at a point of the page, as the tree builder
-/// keeps them: an end tag of a special container closes it and every
-/// element opened after it; that of another element closes it only if no
-/// special container was opened after it (else the builder ignores it or
-/// reparents, and the depth stays); an end tag of no open element closes
-/// nothing (`<div></b>` repeated nests as deep as `<div>` alone).
-#[derive(Default)]
-struct OpenElements {
-    stack: Vec<String>,
-    open: std::collections::HashMap<String, usize>,
-}
-
-impl OpenElements {
-    fn depth(&self) -> usize {
-        self.stack.len()
+/// Whether `tag` (not the start of raw text) stays: every tag but those
+/// of containers deeper than the bound, as `open` follows them.
+fn kept(open: &mut OpenElements, tag: &Tag, html: &str) -> bool {
+    let name = tag.name.as_str();
+    if tag.closing && RAW_TEXT.contains(&name) && !open.is_open(name) {
+        return true; // the end of raw text, or stray
     }
-
-    fn open(&mut self, name: &str) {
-        self.stack.push(name.to_string());
-        *self.open.entry(name.to_string()).or_default() += 1;
+    if UNCOUNTED.contains(&name) {
+        if !tag.closing || name == "br" {
+            // (the builder reads `</br>` as `<br>`)
+            open.uncounted(name);
+        }
+        return true;
     }
-
-    fn close(&mut self, name: &str) {
-        if self.open.get(name).is_none_or(|&n| n == 0) {
-            return;
-        }
-        let closes = SPECIAL.contains(&name)
-            || self
-                .stack
-                .iter()
-                .rev()
-                .take(PHRASING_REACH)
-                .take_while(|open| open.as_str() == name || !SPECIAL.contains(&open.as_str()))
-                .any(|open| open == name);
-        if !closes {
-            return;
-        }
-        while let Some(top) = self.stack.pop() {
-            if let Some(n) = self.open.get_mut(&top) {
-                *n -= 1;
-            }
-            if top == name {
-                return;
-            }
-        }
+    if tag.self_closing && open.closes_itself(name) {
+        return true;
+    }
+    if tag.closing {
+        open.close(name)
+    } else {
+        open.open(name, &html[tag.attributes.clone()])
     }
 }
 
@@ -204,6 +106,8 @@ fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
 /// itself, and the byte after it.
 struct Tag {
     name: String,
+    /// The text between the name and the end of the tag.
+    attributes: std::ops::Range<usize>,
     closing: bool,
     self_closing: bool,
     end: usize,
@@ -240,8 +144,10 @@ impl Tag {
             .map(|c| c.to_ascii_lowercase())
             .collect();
         let (close, self_closing) = attributes_end(rest.as_bytes(), name_at + name.len());
+        let attributes = start + 1 + name_at + name.len()..(start + 1 + close).min(html.len());
         Some(Tag {
             name,
+            attributes,
             closing,
             self_closing,
             end: (start + 1 + close + 1).min(html.len()),
@@ -251,6 +157,7 @@ impl Tag {
     fn other(end: usize) -> Tag {
         Tag {
             name: String::new(),
+            attributes: 0..0,
             closing: false,
             self_closing: false,
             end,
@@ -306,8 +213,13 @@ fn attributes_end(rest: &[u8], from: usize) -> (usize, bool) {
 }
 
 /// Where the raw text of element `name` that starts at `from` ends: at its
-/// end tag (ASCII case-insensitive), or the end of the page.
-fn raw_text_end(html: &str, from: usize, name: &str) -> usize {
+/// end tag (ASCII case-insensitive). `None` if the page has no such end
+/// tag after `from`; then `unended` records the name, so no later search
+/// for it reads the rest of the page again.
+fn raw_text_end(html: &str, from: usize, name: &str, unended: &mut Vec<String>) -> Option<usize> {
+    if unended.iter().any(|n| n == name) {
+        return None;
+    }
     let bytes = html.as_bytes();
     let mut at = from;
     while let Some(offset) = memchr(b'<', &bytes[at..]) {
@@ -317,11 +229,12 @@ fn raw_text_end(html: &str, from: usize, name: &str) -> usize {
             && after.len() > name.len()
             && after[1..=name.len()].eq_ignore_ascii_case(name.as_bytes())
         {
-            return start;
+            return Some(start);
         }
         at = start + 1;
     }
-    html.len()
+    unended.push(name.to_string());
+    None
 }
 
 #[cfg(test)]

@@ -141,6 +141,128 @@ fn document() -> impl Strategy<Value = String> {
     })
 }
 
+/// Tags of every kind the builder treats apart: blocks, formatting
+/// elements (with attributes, which the builder tells apart), tables,
+/// lists, forms, buttons, headings, selects, templates, framesets, raw
+/// text, stray end tags and text.
+const TAGS: [&str; 84] = [
+    "<div>",
+    "</div>",
+    "<span>",
+    "</span>",
+    "<b>",
+    "</b>",
+    "</i>",
+    "<section>",
+    "x",
+    "<i>",
+    "<p>",
+    "</p>",
+    "<table>",
+    "</table>",
+    "<td>",
+    "</td>",
+    "<tr>",
+    "</tr>",
+    "<a href=/x>",
+    "</a>",
+    "<form>",
+    "</form>",
+    "<button>",
+    "</button>",
+    "<h1>",
+    "<h2>",
+    "</h1>",
+    "</h2>",
+    "<body>",
+    "</body>",
+    "</html>",
+    "<div/>",
+    "<li>",
+    "<ul>",
+    "</ul>",
+    "<font>",
+    "</font>",
+    "<caption>",
+    "</caption>",
+    "<select>",
+    "</select>",
+    "<object>",
+    "</object>",
+    "<dl>",
+    "<dd>",
+    "<template>",
+    "</template>",
+    "<marquee>",
+    "</marquee>",
+    "<tbody>",
+    "</tbody>",
+    "<frameset>",
+    "<textarea>x</textarea>",
+    "<option>",
+    "<optgroup>",
+    "<input>",
+    "<html>",
+    "<head>",
+    "</head>",
+    "<noscript>",
+    "</noscript>",
+    "<em>",
+    "</em>",
+    "<rt>",
+    "<ruby>",
+    "<dt>",
+    "<details>",
+    "<strike>",
+    "<font size=2>",
+    "<b class=1>",
+    "<b class=2>",
+    "<th>",
+    "<thead>",
+    "<img>",
+    "</br>",
+    "</li>",
+    "<title>t</title>",
+    "<main>",
+    "<label>",
+    "</label>",
+    "<u>",
+    "<strong>",
+    "</strong>",
+    "<h3>",
+];
+
+/// Pages of a run of tags repeated that nested past the bound before the
+/// depth model followed the builder: each tag run, 4,000 times.
+#[test]
+fn runs_of_tags_that_once_passed_the_bound_nest_no_deeper_than_it() {
+    let runs = [
+        "<table><table></table><div>x</table>", // a table opened in a table closes it
+        "<div><table></div></table>",           // an end tag stops at a table
+        "<div/>",                               // `/` closes no HTML element
+        "<form><div></form>",                   // `</form>` closes the form alone
+        "<li><dd>",                             // list items close only their own kind
+        "<h1><li>",                             // a heading nests under an item
+        "<option><h1>",                         // and under an option
+        "<strike><button>",                     // formatting reopened after a button
+        "<noscript><table></noscript><ul>",     // noscript's content is text
+        "<template><table>",                    // a template nests in a table
+        "<table><caption>",                     // a table nests in a caption
+        "<head><article></head>",               // `</head>` after the body closes nothing
+    ];
+    for run in runs {
+        let page = run.repeat(4_000);
+        let depth = tree_depth(&bounded(&page, 64));
+        assert!(depth <= 4 * 64 + 16, "{run}: {depth}");
+    }
+    // formatting elements the builder tells apart by their attributes
+    let page: String = (0..4_000)
+        .map(|n| format!("<div><b class={n}>x</div>"))
+        .collect();
+    let depth = tree_depth(&bounded(&page, 64));
+    assert!(depth <= 4 * 64 + 16, "distinct <b>s: {depth}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -168,6 +290,27 @@ proptest! {
         // up to three `<b>`s reconstructed in each block): a bound in
         // proportion to `max`, whatever the input's length.
         prop_assert!(tree_depth(&flat) <= 4 * max + 16, "{}", tree_depth(&flat));
+    }
+
+    #[test]
+    fn tags_of_every_kind_in_any_order_nest_no_deeper_than_the_bound(
+        tokens in prop::collection::vec(prop::sample::select(&TAGS[..]), 0..3000),
+        max in 1usize..32,
+    ) {
+        let page = tokens.concat();
+        let depth = tree_depth(&bounded(&page, max));
+        prop_assert!(depth <= 4 * max + 16, "{}", depth);
+    }
+
+    #[test]
+    fn a_run_of_tags_repeated_nests_no_deeper_the_longer_the_page(
+        run in prop::collection::vec(prop::sample::select(&TAGS[..]), 1..12),
+    ) {
+        // bounded, the depth stops growing with the page's length (a
+        // template adds its content's node to the tree: hence 8 ×)
+        let depth = |times: usize| tree_depth(&bounded(&run.concat().repeat(times), 16));
+        let (half, whole) = (depth(600), depth(1200));
+        prop_assert!(whole <= half && half <= 8 * 16 + 16, "{} then {}", half, whole);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use ego_tree::NodeRef;
 use scraper::node::Element;
-use scraper::{Html, Node, Selector};
+use scraper::{Node, Selector};
 
 use super::refresh::refresh_url;
 
@@ -112,7 +112,8 @@ pub struct Extracted {
     pub nofollow_all: bool,
     pub links: Vec<RawLink>,
     /// The page nested deeper than [`MAX_DEPTH`](super::depth::MAX_DEPTH)
-    /// and lost the deeper containers' tags.
+    /// and lost the deeper containers' tags, or nested so that its end was
+    /// left unparsed ([`tree`](super::tree)).
     pub nesting_cut: bool,
 }
 
@@ -164,9 +165,10 @@ impl Extracted {
 /// Extracts title, visible text, hints and links from an HTML document.
 pub fn extract(html: &str) -> Extracted {
     // nesting bounded first: the tree builder's work grows with the depth
+    let page_len = html.len();
     let html = super::depth::bounded(html, super::depth::MAX_DEPTH);
-    let nesting_cut = matches!(html, std::borrow::Cow::Owned(_));
-    let document = Html::parse_document(&html);
+    let (document, unparsed_end) = super::tree::parse_document(&html, page_len);
+    let nesting_cut = matches!(html, std::borrow::Cow::Owned(_)) || unparsed_end;
     let mut walk = Walk::default();
     walk.visit(document.tree.root());
     let nofollow_all = document.select(&META_ROBOTS).any(|m| {

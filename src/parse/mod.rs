@@ -4,15 +4,19 @@
 //! caught by the guard is a bug; it is logged once with the page's URL,
 //! the page is recorded as failed, and the phase goes on.
 
+mod active_formatting;
 mod batches;
 pub mod depth;
+mod element_kinds;
 mod guard;
 pub mod html;
 pub mod link_header;
+mod open_elements;
 mod outlinks;
 mod page;
 pub mod refresh;
 mod sitemap_links;
+pub mod tree;
 mod workers;
 
 use std::time::Instant;
