@@ -443,7 +443,12 @@ impl OpenElements {
 
     /// Records the element `name` at `index` in the places.
     fn index(&mut self, index: usize, name: &str) {
-        self.at.entry(name.to_string()).or_default().push(index);
+        match self.at.get_mut(name) {
+            Some(at) => at.push(index),
+            None => {
+                self.at.insert(name.to_string(), vec![index]);
+            }
+        }
         for (places, names) in [
             (&mut self.specials, &SPECIAL[..]),
             (&mut self.scope_marks, &SCOPE_MARKS[..]),
