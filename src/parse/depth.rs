@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use super::element_kinds::{RAW_TEXT, UNCOUNTED};
+use super::element_kinds::{kinds, IS_RAW_TEXT, IS_UNCOUNTED};
 use super::open_elements::OpenElements;
 
 /// The deepest a page's plain containers nest (browsers go on to 512).
@@ -43,7 +43,7 @@ pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
         if tag.name.is_empty() {
             continue; // a comment, doctype or processing instruction
         }
-        if !tag.closing && RAW_TEXT.contains(&tag.name.as_str()) && open.reads_raw_text() {
+        if !tag.closing && kinds(&tag.name) & IS_RAW_TEXT != 0 && open.reads_raw_text() {
             // without an end tag, the builder may not have read it as raw
             // text (it ignores `<iframe>` in some places): the tags after
             // it are followed, which at worst counts too many
@@ -77,10 +77,11 @@ pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
 /// of containers deeper than the bound, as `open` follows them.
 fn kept(open: &mut OpenElements, tag: &Tag, html: &str) -> bool {
     let name = tag.name.as_str();
-    if tag.closing && RAW_TEXT.contains(&name) && !open.is_open(name) {
+    let kinds = kinds(name);
+    if tag.closing && kinds & IS_RAW_TEXT != 0 && !open.is_open(name) {
         return true; // the end of raw text, or stray
     }
-    if UNCOUNTED.contains(&name) {
+    if kinds & IS_UNCOUNTED != 0 {
         if !tag.closing || name == "br" {
             // (the builder reads `</br>` as `<br>`)
             open.uncounted(name);

@@ -211,3 +211,32 @@ pub const RAW_TEXT: [&str; 10] = [
     "noframes",
     "plaintext",
 ];
+
+/// A bit of [`kinds`] for each list the depth model asks of every tag.
+pub const IS_SPECIAL: u8 = 1;
+pub const IS_SCOPE_MARK: u8 = 2;
+pub const IS_TABLE_MARK: u8 = 4;
+pub const IS_RAW_TEXT: u8 = 8;
+pub const IS_UNCOUNTED: u8 = 16;
+
+/// The lists `name` is on, as bits: one lookup where each tag would
+/// otherwise be compared with every name of every list.
+pub fn kinds(name: &str) -> u8 {
+    static KINDS: std::sync::LazyLock<std::collections::HashMap<&str, u8>> =
+        std::sync::LazyLock::new(|| {
+            let mut kinds = std::collections::HashMap::new();
+            for (names, bit) in [
+                (&SPECIAL[..], IS_SPECIAL),
+                (&SCOPE_MARKS[..], IS_SCOPE_MARK),
+                (&TABLE_MARKS[..], IS_TABLE_MARK),
+                (&RAW_TEXT[..], IS_RAW_TEXT),
+                (&UNCOUNTED[..], IS_UNCOUNTED),
+            ] {
+                for &name in names {
+                    *kinds.entry(name).or_default() |= bit;
+                }
+            }
+            kinds
+        });
+    KINDS.get(name).copied().unwrap_or(0)
+}

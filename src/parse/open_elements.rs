@@ -13,8 +13,8 @@ use std::collections::{HashMap, HashSet};
 
 use super::active_formatting::{ActiveFormatting, FORMATTING, MARKERS};
 use super::element_kinds::{
-    BREAKOUT, CELLS, HEADINGS, IMPLIED_END, INLINE_VOID, INTEGRATION_POINTS, KEPT, REOPENS,
-    RUBY_PARTS, SCOPE_MARKS, SPECIAL, TABLE_MARKS, TABLE_PARTS,
+    kinds, BREAKOUT, CELLS, HEADINGS, IMPLIED_END, INLINE_VOID, INTEGRATION_POINTS, IS_SCOPE_MARK,
+    IS_SPECIAL, IS_TABLE_MARK, KEPT, REOPENS, RUBY_PARTS, TABLE_PARTS,
 };
 
 /// The most formatting elements the builder is let keep to open again
@@ -51,6 +51,9 @@ pub struct OpenElements {
     /// The builder's form pointer: a form is open, or was closed other
     /// than by its end tag.
     form: bool,
+    /// The `svg` and `math` elements open: without one, no tag needs the
+    /// search for foreign content.
+    foreign_roots: usize,
 }
 
 struct Open {
@@ -105,7 +108,7 @@ impl OpenElements {
         if !self.close_for(name) {
             return self.depth() < self.max || KEPT.contains(&name);
         }
-        let block = SPECIAL.contains(&name) && !REOPENS.contains(&name);
+        let block = kinds(name) & IS_SPECIAL != 0 && !REOPENS.contains(&name);
         if !block && !RUBY_PARTS.contains(&name) {
             self.reopen_formatting();
         }
@@ -255,7 +258,7 @@ impl OpenElements {
                 list.is_none_or(|list| list < i)
             }),
             _ if HEADINGS.contains(&name) => HEADINGS.iter().filter_map(|h| self.in_scope(h)).max(),
-            _ if SPECIAL.contains(&name) => self.in_scope(name),
+            _ if kinds(name) & IS_SPECIAL != 0 => self.in_scope(name),
             _ => self
                 .topmost(name)
                 .filter(|&i| self.specials.last().is_none_or(|&special| special < i)),
@@ -340,6 +343,9 @@ impl OpenElements {
     /// The outermost `<svg>` or `<math>` open above the last HTML
     /// integration point (`foreignObject` in SVG, `mi` in MathML, …).
     fn foreign_root(&self) -> Option<usize> {
+        if self.foreign_roots == 0 {
+            return None;
+        }
         let point = INTEGRATION_POINTS
             .iter()
             .filter_map(|&(name, root)| {
@@ -449,16 +455,20 @@ impl OpenElements {
                 self.at.insert(name.to_string(), vec![index]);
             }
         }
-        for (places, names) in [
-            (&mut self.specials, &SPECIAL[..]),
-            (&mut self.scope_marks, &SCOPE_MARKS[..]),
-            (&mut self.table_marks, &TABLE_MARKS[..]),
+        if matches!(name, "svg" | "math") {
+            self.foreign_roots += 1;
+        }
+        let kinds = kinds(name);
+        for (places, bit) in [
+            (&mut self.specials, IS_SPECIAL),
+            (&mut self.scope_marks, IS_SCOPE_MARK),
+            (&mut self.table_marks, IS_TABLE_MARK),
         ] {
-            if names.contains(&name) {
+            if kinds & bit != 0 {
                 places.push(index);
             }
         }
-        if SPECIAL.contains(&name) && !["address", "div", "p"].contains(&name) {
+        if kinds & IS_SPECIAL != 0 && !matches!(name, "address" | "div" | "p") {
             self.list_stops.push(index);
         }
     }
@@ -466,6 +476,9 @@ impl OpenElements {
     /// Forgets the places at `index` and after.
     fn unindex(&mut self, from: usize) {
         for open in &self.stack[from..] {
+            if matches!(open.name.as_str(), "svg" | "math") {
+                self.foreign_roots -= 1;
+            }
             if let Some(at) = self.at.get_mut(&open.name) {
                 at.truncate(at.partition_point(|&i| i < from));
             }
