@@ -4,9 +4,10 @@
 //! [`open_elements`]: super::open_elements
 
 /// Elements never dropped: links, what parse reads most, and the root
-/// and body, which the builder never opens twice. (Headings, `noscript`,
-/// `template` and `frameset` nest in the builder without end, so they
-/// are dropped like any container; metadata and frames are void.)
+/// and body, which the builder never opens twice. (Headings, `template`
+/// and `frameset` nest in the builder without end, so they are dropped
+/// like any container; metadata and frames are void; `noscript` is raw
+/// text.)
 pub const KEPT: [&str; 3] = ["a", "body", "html"];
 
 /// Elements of the HTML "special" category (§13.2.4.2) that nest: the end
