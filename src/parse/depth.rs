@@ -43,7 +43,8 @@ pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
         if tag.name.is_empty() {
             continue; // a comment, doctype or processing instruction
         }
-        if !tag.closing && kinds(&tag.name) & IS_RAW_TEXT != 0 && open.reads_raw_text() {
+        let kinds = kinds(&tag.name);
+        if !tag.closing && kinds & IS_RAW_TEXT != 0 && open.reads_raw_text() {
             // without an end tag, the builder may not have read it as raw
             // text (it ignores `<iframe>` in some places): the tags after
             // it are followed, which at worst counts too many
@@ -53,7 +54,7 @@ pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
                 continue;
             }
         }
-        let kept = kept(&mut open, &tag, html);
+        let kept = kept(&mut open, &tag, kinds, html);
         if !kept {
             let text = out.get_or_insert_with(|| String::with_capacity(html.len()));
             text.push_str(&html[copied..start]);
@@ -73,11 +74,11 @@ pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
     }
 }
 
-/// Whether `tag` (not the start of raw text) stays: every tag but those
-/// of containers deeper than the bound, as `open` follows them.
-fn kept(open: &mut OpenElements, tag: &Tag, html: &str) -> bool {
+/// Whether `tag` (not the start of raw text; its name of `kinds`) stays:
+/// every tag but those of containers deeper than the bound, as `open`
+/// follows them.
+fn kept(open: &mut OpenElements, tag: &Tag, kinds: u8, html: &str) -> bool {
     let name = tag.name.as_str();
-    let kinds = kinds(name);
     if tag.closing && kinds & IS_RAW_TEXT != 0 && !open.is_open(name) {
         return true; // the end of raw text, or stray
     }
@@ -240,4 +241,4 @@ fn raw_text_end(html: &str, from: usize, name: &str, unended: &mut Vec<String>) 
 
 #[cfg(test)]
 #[path = "depth_tests.rs"]
-mod tests;
+pub(crate) mod tests;

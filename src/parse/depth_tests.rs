@@ -8,7 +8,7 @@ use super::{bounded, MAX_DEPTH};
 use crate::parse::html::extract;
 
 /// The real pages saved with the tests (`tests/real-html/*/source.html`).
-fn real_pages() -> Vec<(String, String)> {
+pub(crate) fn real_pages() -> Vec<(String, String)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real-html");
     let mut pages = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()) {

@@ -8,19 +8,10 @@ use crate::parse::depth::{bounded, MAX_DEPTH};
 
 /// The real pages saved with the tests, bounded as parse bounds them.
 fn real_pages() -> Vec<(String, String)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real-html");
-    let mut pages = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()) {
-        if let Ok(bytes) = std::fs::read(entry.path().join("source.html")) {
-            let page = String::from_utf8_lossy(&bytes).into_owned();
-            pages.push((
-                entry.file_name().to_string_lossy().into_owned(),
-                bounded(&page, MAX_DEPTH).into_owned(),
-            ));
-        }
-    }
-    assert!(pages.len() >= 10, "{} real pages", pages.len());
-    pages
+    crate::parse::depth::tests::real_pages()
+        .into_iter()
+        .map(|(name, page)| (name, bounded(&page, MAX_DEPTH).into_owned()))
+        .collect()
 }
 
 #[test]
