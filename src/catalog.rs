@@ -7,18 +7,21 @@
 //! |---|---|
 //! | `crawldb` | the stored crawldb: one row per known URL |
 //! | `fetchlist`, `fetch`, `parse`, `links`, `decisions` | one round's segments; in `sql`, every round's, with a `round` column |
-//! | `crawldb_after_round` | the crawldb as link selection sees it: round R fetched and parsed, its links not merged yet. updatedb: `apply_fetch.sql`; refilter: rebuilt for an old round by `crawldb_at_round.sql` (both staged once per round as scratch Parquet); `sql`: the crawldb itself (after its last round) |
+//! | `crawldb_after_round` | the crawldb as link selection sees it: round R fetched and parsed, its links not merged yet. updatedb: `apply_fetch.sql`; refilter: rebuilt for an old round by `crawldb_at_round.sql` (both held once per round, in memory or as scratch Parquet: `Scratch`); `sql`: the crawldb itself (after its last round) |
 //! | `servers`, `dirs` | Tamura's Na, Nr and state per server and top-level directory, over `crawldb_after_round` |
 //! | `hosts` | robots.txt answers and back-off per host (written by fetch) |
 //! | `decision_sets` | (`sql`) the crawl's own decisions and every set `refilter` wrote |
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::dataframe::DataFrame;
+use datafusion::datasource::TableProvider;
+use datafusion::execution::context::SessionContext;
 use datafusion::prelude::{col, lit};
 
-use crate::engine::{Engine, Params};
+use crate::engine::{Engine, Held, Params};
 use crate::error::{Error, Result};
 use crate::store::schema::{CRAWLDB, HOSTS};
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, CRAWL_DECISION_SET};
@@ -65,20 +68,40 @@ pub async fn segment(
     engine.register_segment_as(name, dir, schema).await
 }
 
-/// A query's rows staged as Parquet and registered as a table, for a
-/// result one phase reads several times that need not fit in memory (a
-/// view runs its query again in each reader). Never committed: its temp
-/// folder is removed when this is dropped, or by recovery as a killed
-/// phase's leftover.
+/// A query's rows held as a table for a phase that reads them several
+/// times (a view runs its query again in each reader): in memory while
+/// they fit the engine's budget (`engine::STAGE_BYTES`), else as scratch
+/// Parquet. Never committed: the table is dropped and its temp folder
+/// removed when this is dropped (a folder left by a killed phase is a
+/// leftover the next phase's recovery removes).
 #[derive(Debug)]
 pub struct Scratch {
-    dir: PathBuf,
+    dir: Option<PathBuf>,
+    table: Option<HeldTable>,
+}
+
+/// A scratch table held in memory, and the context it is registered in.
+struct HeldTable {
+    ctx: SessionContext,
+    name: String,
+    provider: Arc<dyn TableProvider>,
+}
+
+impl std::fmt::Debug for HeldTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HeldTable({})", self.name)
+    }
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        // a folder left behind is a leftover the next phase's recovery removes
-        let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some(held) = &self.table {
+            crate::engine::release(&held.ctx, &held.name, &held.provider);
+        }
+        if let Some(dir) = &self.dir {
+            // a folder left behind is a leftover the next phase's recovery removes
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 }
 
@@ -88,9 +111,9 @@ pub fn scratch_at(crawl: &CrawlDir, round: RoundId, name: &str) -> PathBuf {
     crawl.segment(round, Phase::Links).with_file_name(name)
 }
 
-/// Runs `df` once into a temp folder beside `at` and registers the rows as
-/// table `name`, read as `schema`; the table lives as long as the
-/// returned [`Scratch`].
+/// Runs `df` once and registers its rows as table `name`, read as
+/// `schema`: in memory, or staged in a temp folder beside `at`. The table
+/// lives as long as the returned [`Scratch`].
 pub async fn scratch(
     engine: &Engine,
     name: &str,
@@ -98,13 +121,27 @@ pub async fn scratch(
     at: &std::path::Path,
     schema: &SchemaRef,
 ) -> Result<Scratch> {
-    let writer = crate::store::SegmentWriter::scratch(at, schema.clone())?;
-    let staged = engine.write(df, writer).await?;
-    let scratch = Scratch {
-        dir: staged.temp_dir,
-    };
-    segment(engine, name, &scratch.dir, schema).await?;
-    Ok(scratch)
+    let writer = || crate::store::SegmentWriter::scratch(at, schema.clone());
+    match engine.hold(name, df, schema, writer).await? {
+        Held::Memory(provider) => Ok(Scratch {
+            dir: None,
+            table: Some(HeldTable {
+                ctx: engine.context().clone(),
+                name: name.to_string(),
+                provider,
+            }),
+        }),
+        Held::Parquet(staged) => {
+            let scratch = Scratch {
+                dir: Some(staged.temp_dir),
+                table: None,
+            };
+            if let Some(dir) = &scratch.dir {
+                segment(engine, name, dir, schema).await?;
+            }
+            Ok(scratch)
+        }
+    }
 }
 
 /// How `crawldb_after_round` is made.
@@ -319,3 +356,7 @@ async fn union_part(
 fn is_bytes(column: &str) -> bool {
     matches!(column, "content" | "payload")
 }
+
+#[cfg(test)]
+#[path = "catalog_tests.rs"]
+mod tests;

@@ -82,6 +82,28 @@ impl std::fmt::Display for GenerateReport {
     }
 }
 
+/// Registers `fetch_candidates` (`sql/views/fetch_candidates.sql`): a
+/// view, or for a strategy that sizes its rounds (`read_twice`, read by
+/// `round_size.sql` and `generate.sql`) held once, beside the crawldb.
+async fn register_candidates(
+    engine: &Engine,
+    crawl: &CrawlDir,
+    params: &Params,
+    read_twice: bool,
+) -> Result<Option<crate::catalog::Scratch>> {
+    let candidates = engine
+        .query_file("views/fetch_candidates.sql", params)
+        .await?;
+    if !read_twice {
+        engine.register_view("fetch_candidates", candidates)?;
+        return Ok(None);
+    }
+    let schema = std::sync::Arc::new(candidates.schema().as_arrow().clone());
+    let at = crawl.root().join("fetch_candidates");
+    let held = crate::catalog::scratch(engine, "fetch_candidates", candidates, &at, &schema);
+    Ok(Some(held.await?))
+}
+
 /// Writes the fetch list of a new round.
 pub async fn run(
     engine: &Engine,
@@ -119,8 +141,7 @@ pub async fn run(
     let params = config
         .recrawl
         .due_params(params, now_ms, options.refetch_ahead);
-    let candidates = [("fetch_candidates", "views/fetch_candidates.sql")];
-    engine.register_query_views(&candidates, &params).await?;
+    let _candidates = register_candidates(engine, crawl, &params, learns(&config)).await?;
     let params = with_round_size(engine, params).await?;
     let df = engine.query_file("steps/generate.sql", &params).await?;
     let round_dir = crawl.round_dir(round);

@@ -12,8 +12,8 @@
 --          fetched page never scheduled is due)
 -- output:  url, host, depth, priority, na, nr (the server's, or the
 --          directory's, fetched and target pages), due (a fetched page due
---          again), relevant, next_fetch, etag, last_modified, host_rank,
---          dir_rank (the URL's place in its host and directory)
+--          again), relevant, next_fetch, etag, last_modified, host_rank
+--          (the URL's place in its host)
 WITH deferred_hosts AS (
     -- hosts that answered 429 or 503 and asked to be left alone until later
     SELECT DISTINCT host FROM hosts WHERE deferred_until > $now
@@ -52,4 +52,8 @@ allowed AS (
       AND (due OR $cap_by = 'none' OR nr > 0
            OR CASE WHEN $cap_by = 'dir' THEN dir_rank ELSE host_rank END <= $tolerance + 1 - na)
 )
-SELECT * FROM allowed
+-- not dir_rank (the place in the directory): without a directory cap the
+-- planner then drops its window
+SELECT url, host, depth, priority, na, nr, due, relevant, next_fetch, etag, last_modified,
+       host_rank
+FROM allowed

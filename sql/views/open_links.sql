@@ -22,14 +22,13 @@
 -- rejected it) is dropped unlabelled. Each link is labelled once, in the
 -- round its destination is fetched (or found, if fetched before): the
 -- labels grow by these rows only (count_labels.sql).
--- inputs:  frontier_before (the last round's frontier), link_features,
---          crawldb_after_round, servers, dirs
+-- inputs:  open_candidates (open_candidates.sql: the last round's
+--          frontier and this round's links), crawldb_after_round, servers,
+--          dirs
 -- params:  $tolerance, $round
 -- output:  the open-links schema (store::schema::OPEN_LINKS)
 WITH candidates AS (
-    SELECT * FROM frontier_before
-    UNION ALL
-    SELECT * FROM link_features
+    SELECT * FROM open_candidates
 ),
 inlinks AS (
     -- relevant pages linking to each destination: every candidate link,

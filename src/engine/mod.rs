@@ -15,9 +15,11 @@ pub mod cluster;
 mod kind;
 #[cfg(feature = "ballista")]
 mod mem_table_codec;
+mod staging;
 
 pub use bounds::{MAX_QUERY_BYTES, MAX_QUERY_OPERATORS};
 pub use kind::{host_and_port, EngineKind};
+pub use staging::{release, Held, STAGE_BYTES};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -79,6 +81,9 @@ fn mentions_placeholder(sql: &str, name: &str) -> bool {
 pub struct Engine {
     ctx: SessionContext,
     sql_dir: Option<PathBuf>,
+    /// Bytes a result held for several readers may keep in memory
+    /// ([`Engine::hold`]); 0 writes every one to Parquet.
+    stage_bytes: usize,
 }
 
 impl Engine {
@@ -91,7 +96,8 @@ impl Engine {
     /// An engine whose queries share `memory_limit` bytes, spilling to disk
     /// beyond them where they can.
     pub fn with_memory_limit(sql_dir: Option<PathBuf>, memory_limit: usize) -> Self {
-        Engine::over(local_context(session_config(), memory_limit, true), sql_dir)
+        let ctx = local_context(session_config(), memory_limit, true);
+        Engine::over(ctx, sql_dir, staging::budget(memory_limit))
     }
 
     /// An engine of `kind`: this process (`local`), or Ballista. Ballista's
@@ -110,7 +116,8 @@ impl Engine {
                 let ctx = cluster::connect(state, remote).await?;
                 // Ballista's session replaces the scalar functions with its own list.
                 crate::functions::register(&ctx);
-                Ok(Engine::over(ctx, sql_dir))
+                // a table in memory would travel in every plan sent out
+                Ok(Engine::over(ctx, sql_dir, 0))
             }
             #[cfg(not(feature = "ballista"))]
             remote => Err(Error::Usage(format!(
@@ -119,7 +126,7 @@ impl Engine {
         }
     }
 
-    fn over(ctx: SessionContext, sql_dir: Option<PathBuf>) -> Self {
+    fn over(ctx: SessionContext, sql_dir: Option<PathBuf>, stage_bytes: usize) -> Self {
         if let Some(dir) = &sql_dir {
             for name in crate::sql_files::unused_overrides(dir) {
                 eprintln!(
@@ -128,7 +135,11 @@ impl Engine {
                 );
             }
         }
-        Engine { ctx, sql_dir }
+        Engine {
+            ctx,
+            sql_dir,
+            stage_bytes,
+        }
     }
 
     pub fn context(&self) -> &SessionContext {
@@ -223,12 +234,7 @@ impl Engine {
         schema: &SchemaRef,
     ) -> Result<()> {
         self.deregister(name)?;
-        let fields: Vec<_> = schema
-            .fields()
-            .iter()
-            .map(|f| f.as_ref().clone().with_nullable(true))
-            .collect();
-        let nullable = datafusion::arrow::datatypes::Schema::new(fields);
+        let nullable = nullable(schema);
         let path = dir.to_string_lossy();
         // With the schema given, no file is read until a query runs: a
         // corrupt file is named here rather than in the query's error.
@@ -344,12 +350,9 @@ impl Engine {
     }
 
     /// Runs `df` and streams its rows into `writer`'s segment.
-    pub async fn write(&self, df: DataFrame, mut writer: SegmentWriter) -> Result<Staged> {
-        let mut stream = df.execute_stream().await.map_err(run_error)?;
-        while let Some(batch) = stream.next().await {
-            writer.write(&batch.map_err(run_error)?)?;
-        }
-        writer.finish()
+    pub async fn write(&self, df: DataFrame, writer: SegmentWriter) -> Result<Staged> {
+        let stream = df.execute_stream().await.map_err(run_error)?;
+        write_stream(Vec::new(), stream, writer).await
     }
 
     /// Runs `df`, its rows a batch at a time.
@@ -421,6 +424,32 @@ pub fn now() -> ScalarValue {
 /// A time in milliseconds since 1970 as a SQL parameter (a UTC timestamp).
 pub fn timestamp(ms: i64) -> ScalarValue {
     ScalarValue::TimestampMillisecond(Some(ms), Some("UTC".into()))
+}
+
+/// `held`'s rows, then the rest of `stream`'s, into `writer`'s segment.
+async fn write_stream(
+    held: Vec<datafusion::arrow::array::RecordBatch>,
+    mut stream: datafusion::physical_plan::SendableRecordBatchStream,
+    mut writer: SegmentWriter,
+) -> Result<Staged> {
+    for batch in &held {
+        writer.write(batch)?;
+    }
+    drop(held);
+    while let Some(batch) = stream.next().await {
+        writer.write(&batch.map_err(run_error)?)?;
+    }
+    writer.finish()
+}
+
+/// `schema` with every column nullable.
+fn nullable(schema: &SchemaRef) -> SchemaRef {
+    let fields: Vec<_> = schema
+        .fields()
+        .iter()
+        .map(|f| f.as_ref().clone().with_nullable(true))
+        .collect();
+    Arc::new(datafusion::arrow::datatypes::Schema::new(fields))
 }
 
 /// A query's failure; running out of the memory pool says what to do.

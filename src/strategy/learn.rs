@@ -66,23 +66,29 @@ impl LinkSelection {
             .recrawl
             .refetch_after_ms
             .is_some();
-        let params = self
+        let params = &self
             .sql_params()
             .set("round", round.0 as i32)
             .set("recrawl", recrawl);
         register_before(engine, crawl, round, keep.is_none()).await?;
-        let features = engine
-            .query_file("views/link_features.sql", &params)
-            .await?;
+        let features = engine.query_file("views/link_features.sql", params).await?;
         engine.register_view("link_features", features)?;
-        // The open links, described once (joins over the crawldb) and read
-        // three times: to fit, to score and as the next frontier. Staged
-        // as scratch Parquet (the frontier need not fit in memory), removed
-        // when this round's scores are written.
-        let at = crate::catalog::scratch_at(crawl, round, "open_links");
-        let open = engine.query_file("views/open_links.sql", &params).await?;
-        let _open = crate::catalog::scratch(engine, "open_links", open, &at, &OPEN_LINKS).await?;
-        fit_and_score(engine, &self.params.leave_out, &params, keep).await
+        // What the open links are made of (the last frontier and this
+        // round's links), read twice to make them; then the open links,
+        // described once (joins over the crawldb) and read three times: to
+        // fit, to score and as the next frontier. Each held once
+        // (`catalog::scratch`: in memory, or as scratch Parquet past the
+        // engine's budget), the open links until this round's scores are
+        // written.
+        let at = |name| crate::catalog::scratch_at(crawl, round, name);
+        let held = |name: &'static str, file: &'static str, schema| async move {
+            let df = engine.query_file(file, params).await?;
+            crate::catalog::scratch(engine, name, df, &at(name), schema).await
+        };
+        let candidates = held("open_candidates", "views/open_candidates.sql", &FRONTIER).await?;
+        let _open = held("open_links", "views/open_links.sql", &OPEN_LINKS).await?;
+        drop(candidates);
+        fit_and_score(engine, &self.params.leave_out, params, keep).await
     }
 }
 

@@ -255,8 +255,9 @@ impl LinkSelection {
 
     /// Registers what the strategies read: the data tables, the server and
     /// directory tables, `page_links`, `link_facts` and `link_limits`.
-    /// With `stage`, `page_links` is staged there as scratch Parquet until
-    /// the returned [`Scratch`] is dropped (read by most steps, it is a
+    /// With `stage`, `page_links` is held (`catalog::scratch`: in memory,
+    /// or as scratch Parquet there) until the returned [`Scratch`] is
+    /// dropped (read by most steps, it is a
     /// window over the round's links each time as a view). Expects the
     /// tables of `catalog::crawldb_after_round` (with `links` and `parse`)
     /// to be registered.
