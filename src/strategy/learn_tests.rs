@@ -290,6 +290,7 @@ async fn open_link_rows(page_links: &str) -> Vec<Vec<String>> {
         ("servers", "views/server_stats.sql"),
         ("dirs", "views/dir_stats.sql"),
         ("link_features", "views/link_features.sql"),
+        ("open_candidates", "views/open_candidates.sql"),
     ];
     engine.register_query_views(&views, &params).await.unwrap();
     let df = engine
