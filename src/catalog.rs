@@ -75,9 +75,14 @@ pub async fn segment(
 /// removed when this is dropped (a folder left by a killed phase is a
 /// leftover the next phase's recovery removes).
 #[derive(Debug)]
-pub struct Scratch {
-    dir: Option<PathBuf>,
-    table: Option<HeldTable>,
+pub struct Scratch(Kept);
+
+/// Where a [`Scratch`] table's rows are.
+#[derive(Debug)]
+enum Kept {
+    Memory(HeldTable),
+    /// The temp folder of its Parquet.
+    Parquet(PathBuf),
 }
 
 /// A scratch table held in memory, and the context it is registered in.
@@ -95,12 +100,12 @@ impl std::fmt::Debug for HeldTable {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        if let Some(held) = &self.table {
-            crate::engine::release(&held.ctx, &held.name, &held.provider);
-        }
-        if let Some(dir) = &self.dir {
-            // a folder left behind is a leftover the next phase's recovery removes
-            let _ = std::fs::remove_dir_all(dir);
+        match &self.0 {
+            Kept::Memory(held) => crate::engine::release(&held.ctx, &held.name, &held.provider),
+            Kept::Parquet(dir) => {
+                // a folder left behind is a leftover the next phase's recovery removes
+                let _ = std::fs::remove_dir_all(dir);
+            }
         }
     }
 }
@@ -123,22 +128,15 @@ pub async fn scratch(
 ) -> Result<Scratch> {
     let writer = || crate::store::SegmentWriter::scratch(at, schema.clone());
     match engine.hold(name, df, schema, writer).await? {
-        Held::Memory(provider) => Ok(Scratch {
-            dir: None,
-            table: Some(HeldTable {
-                ctx: engine.context().clone(),
-                name: name.to_string(),
-                provider,
-            }),
-        }),
+        Held::Memory(provider) => Ok(Scratch(Kept::Memory(HeldTable {
+            ctx: engine.context().clone(),
+            name: name.to_string(),
+            provider,
+        }))),
         Held::Parquet(staged) => {
-            let scratch = Scratch {
-                dir: Some(staged.temp_dir),
-                table: None,
-            };
-            if let Some(dir) = &scratch.dir {
-                segment(engine, name, dir, schema).await?;
-            }
+            // made first, so the folder goes if registering it fails
+            let scratch = Scratch(Kept::Parquet(staged.temp_dir.clone()));
+            segment(engine, name, &staged.temp_dir, schema).await?;
             Ok(scratch)
         }
     }

@@ -258,12 +258,24 @@ impl Engine {
         schema: SchemaRef,
         batches: Vec<datafusion::arrow::array::RecordBatch>,
     ) -> Result<()> {
+        self.register_memory(name, schema, batches).map(|_| ())
+    }
+
+    /// [`register_batches`](Self::register_batches), returning the table
+    /// registered (to tell it from one registered later under `name`).
+    fn register_memory(
+        &self,
+        name: &str,
+        schema: SchemaRef,
+        batches: Vec<datafusion::arrow::array::RecordBatch>,
+    ) -> Result<Arc<dyn datafusion::datasource::TableProvider>> {
         self.deregister(name)?;
         let table = MemTable::try_new(schema, vec![batches]).map_err(Error::sql(name))?;
+        let table: Arc<dyn datafusion::datasource::TableProvider> = Arc::new(table);
         self.ctx
-            .register_table(name, std::sync::Arc::new(table))
-            .map(|_| ())
-            .map_err(Error::sql(name))
+            .register_table(name, Arc::clone(&table))
+            .map_err(Error::sql(name))?;
+        Ok(table)
     }
 
     /// Registers a CSV table (with a header row) as table `name`: the file

@@ -11,7 +11,7 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::error::ArrowError;
 use datafusion::dataframe::DataFrame;
-use datafusion::datasource::{MemTable, TableProvider};
+use datafusion::datasource::TableProvider;
 use futures::StreamExt;
 
 use super::{nullable, run_error, write_stream, Engine};
@@ -61,13 +61,7 @@ impl Engine {
                 return Ok(Held::Parquet(write_stream(held, stream, scratch()?).await?));
             }
         }
-        self.deregister(name)?;
-        let table: Arc<dyn TableProvider> =
-            Arc::new(MemTable::try_new(schema, vec![held]).map_err(Error::sql(name))?);
-        self.ctx
-            .register_table(name, Arc::clone(&table))
-            .map_err(Error::sql(name))?;
-        Ok(Held::Memory(table))
+        Ok(Held::Memory(self.register_memory(name, schema, held)?))
     }
 }
 
