@@ -66,7 +66,7 @@ pub async fn run(
             }
             break;
         }
-        if let Some(why) = crate::stop::after_round(engine, &crawl, log).await? {
+        if let Some(why) = crate::stop::after_round(engine, &crawl, Some(log)).await? {
             log(format!("crawl stopped: {why}"));
             break;
         }
@@ -81,7 +81,7 @@ async fn stopped_already(engine: &Engine, crawl: &CrawlDir) -> Result<Option<Str
     if merged.0 == 0 || crawl.latest_round()? != Some(merged) {
         return Ok(None);
     }
-    crate::stop::after_round(engine, crawl, &mut |_| {}).await
+    crate::stop::after_round(engine, crawl, None).await
 }
 
 /// Records the target, strategy, parameters and fetch settings in crawl.json.

@@ -122,7 +122,7 @@ pub async fn run(
     let config = settle(crawl, options)?;
     let max_retries = config.limits.max_retries;
     let (cap_by, tolerance) = undecided_cap(&config);
-    let top_n = within_max_pages(engine, crawl, &config, options.top_n).await?;
+    let top_n = within_max_pages(crawl, &config, options.top_n)?;
     crate::catalog::hosts(engine, crawl).await?;
     let now_ms = crate::fetch::backoff::now_ms();
     let params = Params::new()
@@ -196,16 +196,11 @@ async fn with_round_size(engine: &Engine, params: Params) -> Result<Params> {
 
 /// `top_n`, or fewer if the crawl's `--max-pages` leaves fewer requests;
 /// an error if it leaves none.
-async fn within_max_pages(
-    engine: &Engine,
-    crawl: &CrawlDir,
-    config: &CrawlConfig,
-    top_n: u64,
-) -> Result<u64> {
+fn within_max_pages(crawl: &CrawlDir, config: &CrawlConfig, top_n: u64) -> Result<u64> {
     let Some(max) = config.params.max_pages else {
         return Ok(top_n);
     };
-    let used = crate::stop::requests(engine, crawl).await?;
+    let used = crate::stop::requests(crawl)?;
     match max.saturating_sub(used) {
         0 => Err(Error::NothingToDo(format!(
             "{}: {used} fetch requests made, --max-pages {max} reached",

@@ -13,7 +13,7 @@ use datafusion::arrow::array::{Int32Array, Int64Array, StringArray};
 use crate::engine::{Engine, Params};
 use crate::error::Result;
 use crate::store::rows::column;
-use crate::store::{CrawlConfig, CrawlDir, StrategyParams};
+use crate::store::{row_count, CrawlConfig, CrawlDir, Phase, StrategyParams};
 
 /// The yield is pooled over the last round, and over as many earlier
 /// rounds as it takes to hold enough fetch requests to expect this many
@@ -31,10 +31,16 @@ pub struct RoundYield {
     pub targets: u64,
 }
 
-/// The fetch requests of every round generated so far.
-pub async fn requests(engine: &Engine, crawl: &CrawlDir) -> Result<u64> {
-    crate::catalog::fetchlists(engine, crawl).await?;
-    Ok(engine.count_rows("fetchlists", None).await? as u64)
+/// The fetch requests of every round generated so far, as the fetch
+/// lists' Parquet footers count them (no query: generate asks every round).
+pub fn requests(crawl: &CrawlDir) -> Result<u64> {
+    let mut requests = 0;
+    for round in crawl.rounds()? {
+        if crawl.has(round, Phase::Fetchlist) {
+            requests += row_count(&crawl.segment(round, Phase::Fetchlist))? as u64;
+        }
+    }
+    Ok(requests)
 }
 
 /// Requests and targets pooled over some rounds.
@@ -88,13 +94,20 @@ pub fn pooled(yields: &[RoundYield], pick: &str, from: u32, to: u32) -> Pooled {
         })
 }
 
+/// Why the crawl should stop after `requests` fetch requests, if
+/// `--max-pages` says so.
+fn max_pages_reached(requests: u64, params: &StrategyParams) -> Option<String> {
+    let max = params.max_pages.filter(|&max| requests >= max)?;
+    Some(format!(
+        "max-pages: {requests} fetch requests (--max-pages {max})"
+    ))
+}
+
 /// Why the crawl should stop now under `params`, if it should.
 pub fn reason(yields: &[RoundYield], params: &StrategyParams) -> Option<String> {
     let requests: u64 = yields.iter().map(|y| y.requests).sum();
-    if let Some(max) = params.max_pages.filter(|&max| requests >= max) {
-        return Some(format!(
-            "max-pages: {requests} fetch requests (--max-pages {max})"
-        ));
+    if let Some(why) = max_pages_reached(requests, params) {
+        return Some(why);
     }
     let min = params.min_yield?;
     let last = yields.iter().map(|y| y.round).max()?;
@@ -157,21 +170,27 @@ pub fn round_line(yields: &[RoundYield], round: u32) -> String {
     )
 }
 
-/// After a merged round: logs its yield and, if the crawl should stop,
-/// records the stop in crawl.json (clearing a stop that no longer holds).
-/// Returns the reason to stop, if any.
+/// After a merged round: logs its yield (with a `log`) and, if the crawl
+/// should stop, records the stop in crawl.json (clearing a stop that no
+/// longer holds). Returns the reason to stop, if any. Without a log or a
+/// `--min-yield`, no yield is measured: `--max-pages` is judged on the
+/// fetch lists' footers.
 pub async fn after_round(
     engine: &Engine,
     crawl: &CrawlDir,
-    log: &mut dyn FnMut(String),
+    log: Option<&mut dyn FnMut(String)>,
 ) -> Result<Option<String>> {
     let mut config = CrawlConfig::load(crawl)?;
-    let yields = yields(engine, crawl).await?;
     let merged = crawl.merged_round()?.0;
-    if merged > 0 {
-        log(round_line(&yields, merged));
-    }
-    let why = reason(&yields, &config.params);
+    let why = if log.is_none() && config.params.min_yield.is_none() {
+        max_pages_reached(requests(crawl)?, &config.params)
+    } else {
+        let yields = yields(engine, crawl).await?;
+        if let Some(log) = log.filter(|_| merged > 0) {
+            log(round_line(&yields, merged));
+        }
+        reason(&yields, &config.params)
+    };
     let stopped = why.as_ref().map(|reason| crate::store::Stopped {
         round: merged,
         reason: reason.clone(),

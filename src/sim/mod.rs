@@ -278,8 +278,10 @@ async fn crawl_rounds(
         let df = engine.query_file("sim/metrics.sql", &params).await?;
         metrics.extend(engine.collect(df).await?);
         rounds += 1;
-        if selection.params.min_yield.is_some()
-            && crate::stop::after_round(engine, crawl, &mut |_| {})
+        let stop_rule =
+            selection.params.min_yield.is_some() || selection.params.max_pages.is_some();
+        if stop_rule
+            && crate::stop::after_round(engine, crawl, None)
                 .await?
                 .is_some()
         {

@@ -321,3 +321,24 @@ fn min_yield_stops_the_crawl_by_itself_and_says_why() {
         ) > 0
     );
 }
+
+#[test]
+fn max_pages_ends_the_crawl_at_exactly_that_many_requests() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 57 is no multiple of the rounds' 20: the last round is cut to fit.
+    let (out, _) = replay(tmp.path(), "bfs", &["--max-pages", "57"]);
+    let crawl = out.join("bfs");
+    assert_eq!(number(&crawl, "SELECT count(*) FROM fetchlist"), 57);
+    let config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(crawl.join("crawl.json")).unwrap()).unwrap();
+    let reason = config["stopped"]["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.starts_with("max-pages: 57 fetch requests"),
+        "{config}"
+    );
+    let generate = ["generate", "--crawl", crawl.to_str().unwrap()];
+    let output = langcrawl(&generate);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{said}");
+    assert!(said.contains("--max-pages 57 reached"), "{said}");
+}
