@@ -103,12 +103,8 @@ fn max_pages_reached(requests: u64, params: &StrategyParams) -> Option<String> {
     ))
 }
 
-/// Why the crawl should stop now under `params`, if it should.
-pub fn reason(yields: &[RoundYield], params: &StrategyParams) -> Option<String> {
-    let requests: u64 = yields.iter().map(|y| y.requests).sum();
-    if let Some(why) = max_pages_reached(requests, params) {
-        return Some(why);
-    }
+/// Why the crawl should stop now under `--min-yield`, if it should.
+pub fn low_yield(yields: &[RoundYield], params: &StrategyParams) -> Option<String> {
     let min = params.min_yield?;
     let last = yields.iter().map(|y| y.round).max()?;
     let needed = (YIELD_EVIDENCE / min.max(f64::MIN_POSITIVE)).ceil() as u64;
@@ -172,9 +168,9 @@ pub fn round_line(yields: &[RoundYield], round: u32) -> String {
 
 /// After a merged round: logs its yield (with a `log`) and, if the crawl
 /// should stop, records the stop in crawl.json (clearing a stop that no
-/// longer holds). Returns the reason to stop, if any. Without a log or a
-/// `--min-yield`, no yield is measured: `--max-pages` is judged on the
-/// fetch lists' footers.
+/// longer holds). Returns the reason to stop, if any. `--max-pages` is
+/// judged on the fetch lists' footers; the yield is measured only to be
+/// logged or judged by `--min-yield`.
 pub async fn after_round(
     engine: &Engine,
     crawl: &CrawlDir,
@@ -182,15 +178,15 @@ pub async fn after_round(
 ) -> Result<Option<String>> {
     let mut config = CrawlConfig::load(crawl)?;
     let merged = crawl.merged_round()?.0;
-    let why = if log.is_none() && config.params.min_yield.is_none() {
-        max_pages_reached(requests(crawl)?, &config.params)
-    } else {
-        let yields = yields(engine, crawl).await?;
-        if let Some(log) = log.filter(|_| merged > 0) {
-            log(round_line(&yields, merged));
-        }
-        reason(&yields, &config.params)
+    let yields = match log.is_some() || config.params.min_yield.is_some() {
+        true => yields(engine, crawl).await?,
+        false => Vec::new(),
     };
+    if let Some(log) = log.filter(|_| merged > 0) {
+        log(round_line(&yields, merged));
+    }
+    let why = max_pages_reached(requests(crawl)?, &config.params)
+        .or_else(|| low_yield(&yields, &config.params));
     let stopped = why.as_ref().map(|reason| crate::store::Stopped {
         round: merged,
         reason: reason.clone(),
@@ -234,15 +230,15 @@ mod tests {
             y(3, "explore", 10, 1),
         ];
         // rounds 2-3: ranked 7/180 = 0.039, explored 1/20 = 0.05
-        assert_eq!(reason(&low, &params(Some(0.05), None)), None);
-        let why = reason(&low, &params(Some(0.06), None)).unwrap();
+        assert_eq!(low_yield(&low, &params(Some(0.05), None)), None);
+        let why = low_yield(&low, &params(Some(0.06), None)).unwrap();
         assert!(why.contains("rounds 2-3") && why.contains("0.039"), "{why}");
         // exploration still pays: go on
         let mut paying = low.to_vec();
         paying[5] = y(3, "explore", 10, 4);
-        assert_eq!(reason(&paying, &params(Some(0.06), None)), None);
+        assert_eq!(low_yield(&paying, &params(Some(0.06), None)), None);
         // no --min-yield, no stop
-        assert_eq!(reason(&low, &params(None, None)), None);
+        assert_eq!(low_yield(&low, &params(None, None)), None);
     }
 
     #[test]
@@ -254,7 +250,7 @@ mod tests {
             y(3, "rank", 40, 1),
             y(4, "rank", 40, 0),
         ];
-        let why = reason(&rows, &params(Some(0.05), None)).unwrap();
+        let why = low_yield(&rows, &params(Some(0.05), None)).unwrap();
         assert!(why.contains("rounds 2-4") && why.contains("0.010"), "{why}");
         // rounds 3-4 alone (1 of 80) would stop too soon: round 2 found
         // little, but a large round 1 within the window keeps it going
@@ -263,13 +259,13 @@ mod tests {
             y(2, "rank", 40, 1),
             y(3, "rank", 40, 0),
         ];
-        assert_eq!(reason(&paying, &params(Some(0.05), None)), None);
+        assert_eq!(low_yield(&paying, &params(Some(0.05), None)), None);
         // too few requests in all: no judgement yet
         let few = [y(1, "rank", 50, 0), y(2, "rank", 50, 0)];
-        assert_eq!(reason(&few, &params(Some(0.05), None)), None);
+        assert_eq!(low_yield(&few, &params(Some(0.05), None)), None);
         // a last round that holds enough is judged alone
         let large = [y(1, "rank", 150, 100), y(2, "rank", 300, 2)];
-        let why = reason(&large, &params(Some(0.05), None)).unwrap();
+        let why = low_yield(&large, &params(Some(0.05), None)).unwrap();
         assert!(
             why.contains("of round 2's") && why.contains("0.007"),
             "{why}"
@@ -279,15 +275,14 @@ mod tests {
     #[test]
     fn the_seeds_round_alone_is_not_judged() {
         let first = [y(1, "rank", 100, 0)];
-        assert_eq!(reason(&first, &params(Some(0.5), None)), None);
+        assert_eq!(low_yield(&first, &params(Some(0.5), None)), None);
     }
 
     #[test]
     fn stops_after_max_pages_requests() {
-        let rows = [y(1, "rank", 60, 1), y(2, "rank", 40, 40)];
-        assert!(reason(&rows, &params(None, Some(100)))
+        assert!(max_pages_reached(100, &params(None, Some(100)))
             .unwrap()
             .starts_with("max-pages"));
-        assert_eq!(reason(&rows, &params(None, Some(101))), None);
+        assert_eq!(max_pages_reached(100, &params(None, Some(101))), None);
     }
 }
