@@ -85,11 +85,14 @@ enum Kept {
     Parquet(PathBuf),
 }
 
-/// A scratch table held in memory, and the context it is registered in.
+/// A scratch table held in memory, the context it is registered in, and
+/// its share of the engine's budget (given back after the table is
+/// dropped).
 struct HeldTable {
     ctx: SessionContext,
     name: String,
     provider: Arc<dyn TableProvider>,
+    _reservation: crate::engine::Reservation,
 }
 
 impl std::fmt::Debug for HeldTable {
@@ -128,10 +131,11 @@ pub async fn scratch(
 ) -> Result<Scratch> {
     let writer = || crate::store::SegmentWriter::scratch(at, schema.clone());
     match engine.hold(name, df, schema, writer).await? {
-        Held::Memory(provider) => Ok(Scratch(Kept::Memory(HeldTable {
+        Held::Memory(provider, reservation) => Ok(Scratch(Kept::Memory(HeldTable {
             ctx: engine.context().clone(),
             name: name.to_string(),
             provider,
+            _reservation: reservation,
         }))),
         Held::Parquet(staged) => {
             // made first, so the folder goes if registering it fails

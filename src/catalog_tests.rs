@@ -79,3 +79,31 @@ async fn dropping_a_held_result_leaves_a_table_registered_since_under_its_name()
     drop(second);
     assert!(!engine.context().table_exist("held").unwrap());
 }
+
+#[tokio::test]
+async fn results_held_at_once_share_one_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    // held results keep at most 2 MiB in memory, all together; 10,000
+    // rows take about 1.2 MiB
+    let engine = Engine::with_memory_limit(None, crate::memory::MIN_LIMIT);
+    let schema = numbers_schema();
+    let hold = |name: &'static str| {
+        let (engine, at, schema) = (&engine, dir.path().join(name), &schema);
+        async move {
+            let df = numbers(engine, 10_000).await;
+            scratch(engine, name, df, &at, schema).await.unwrap()
+        }
+    };
+    let first = hold("first").await;
+    assert_eq!(folders(dir.path()), 0, "the first fits in memory");
+    let second = hold("second").await;
+    assert_eq!(folders(dir.path()), 1, "the second is past what is left");
+    drop(first);
+    let third = hold("third").await;
+    assert_eq!(folders(dir.path()), 1, "the first's share is given back");
+    for name in ["second", "third"] {
+        assert_eq!(count_and_sum(&engine, name).await, (10_000, 50_005_000));
+    }
+    drop((second, third));
+    assert_eq!(folders(dir.path()), 0);
+}

@@ -99,7 +99,7 @@ async fn refilter_round(
             Some(&crate::catalog::scratch_at(crawl, round, "page_links")),
         )
         .await?;
-    selection.learn(engine, crawl, round, None).await?;
+    let _url_scores = selection.learn(engine, crawl, round, None).await?;
     let decisions = selection.link_decisions(engine).await?;
     let dir = crawl.decision_set(round, &options.name);
     let staged = engine

@@ -82,7 +82,7 @@ pub async fn run(
         frontier: &frontier,
         labels: &labels,
     };
-    selection.learn(engine, crawl, round, Some(keep)).await?;
+    let _url_scores = selection.learn(engine, crawl, round, Some(keep)).await?;
 
     let decisions = selection.decisions(engine).await?;
     let staged = engine

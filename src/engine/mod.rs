@@ -19,7 +19,7 @@ mod staging;
 
 pub use bounds::{MAX_QUERY_BYTES, MAX_QUERY_OPERATORS};
 pub use kind::{host_and_port, EngineKind};
-pub use staging::{release, Held, STAGE_BYTES};
+pub use staging::{release, Held, Reservation, STAGE_BYTES};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -81,9 +81,10 @@ fn mentions_placeholder(sql: &str, name: &str) -> bool {
 pub struct Engine {
     ctx: SessionContext,
     sql_dir: Option<PathBuf>,
-    /// Bytes a result held for several readers may keep in memory
-    /// ([`Engine::hold`]); 0 writes every one to Parquet.
-    stage_bytes: usize,
+    /// What results held for several readers may keep in memory, all
+    /// together ([`Engine::hold`]); a limit of 0 writes every one to
+    /// Parquet.
+    stage: Arc<staging::StageBudget>,
 }
 
 impl Engine {
@@ -117,7 +118,7 @@ impl Engine {
                 // Ballista's session replaces the scalar functions with its own list.
                 crate::functions::register(&ctx);
                 // a table in memory would travel in every plan sent out
-                Ok(Engine::over(ctx, sql_dir, 0))
+                Ok(Engine::over(ctx, sql_dir, staging::budget(0)))
             }
             #[cfg(not(feature = "ballista"))]
             remote => Err(Error::Usage(format!(
@@ -126,7 +127,11 @@ impl Engine {
         }
     }
 
-    fn over(ctx: SessionContext, sql_dir: Option<PathBuf>, stage_bytes: usize) -> Self {
+    fn over(
+        ctx: SessionContext,
+        sql_dir: Option<PathBuf>,
+        stage: Arc<staging::StageBudget>,
+    ) -> Self {
         if let Some(dir) = &sql_dir {
             for name in crate::sql_files::unused_overrides(dir) {
                 eprintln!(
@@ -138,7 +143,7 @@ impl Engine {
         Engine {
             ctx,
             sql_dir,
-            stage_bytes,
+            stage,
         }
     }
 

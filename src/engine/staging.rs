@@ -1,10 +1,12 @@
 //! Results held for several readers within one phase (the crawldb as the
-//! round left it, the round's links, `adaptive`'s open links): a view
-//! would run its query again for each reader. Held in memory while they
-//! fit a budget, else written to scratch Parquet as they come, so a crawl
-//! of any size stays within memory and a small one does not pay for
-//! encoding and decoding what it reads back at once.
+//! round left it, the round's links, `adaptive`'s open links and scores):
+//! a view would run its query again for each reader. Held in memory while
+//! they fit one budget shared by all the results held at a time, else
+//! written to scratch Parquet as they come, so a crawl of any size stays
+//! within memory and a small one does not pay for encoding and decoding
+//! what it reads back at once.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use datafusion::arrow::array::RecordBatch;
@@ -18,21 +20,62 @@ use super::{nullable, run_error, write_stream, Engine};
 use crate::error::{Error, Result};
 use crate::store::segment::{conform, SegmentWriter, Staged};
 
-/// The most a held result keeps in memory (less under a `--memory-limit`:
-/// an eighth of it). A round of a 200k-page web holds about 40 MiB at
-/// most; past the budget, the rows go to Parquet.
+/// The most the results held at a time keep in memory, all together (less
+/// under a `--memory-limit`: an eighth of it, beside the SQL pool). A
+/// round of a 200k-page web holds about 100 MiB at its peak (four
+/// results); past the budget, a result's rows go to Parquet.
 pub const STAGE_BYTES: usize = 128 << 20;
 
 /// The budget under `memory_limit` (bytes, or `memory::UNLIMITED`).
-pub(super) fn budget(memory_limit: usize) -> usize {
-    STAGE_BYTES.min(memory_limit / 8)
+pub(super) fn budget(memory_limit: usize) -> Arc<StageBudget> {
+    Arc::new(StageBudget {
+        limit: STAGE_BYTES.min(memory_limit / 8),
+        held: AtomicUsize::new(0),
+    })
+}
+
+/// The bytes all held results may keep in memory, and those they keep.
+#[derive(Debug)]
+pub struct StageBudget {
+    limit: usize,
+    held: AtomicUsize,
+}
+
+impl StageBudget {
+    /// What is left of the budget.
+    fn room(&self) -> usize {
+        self.limit.saturating_sub(self.held.load(Ordering::Acquire))
+    }
+
+    fn reserve(self: &Arc<Self>, bytes: usize) -> Reservation {
+        self.held.fetch_add(bytes, Ordering::AcqRel);
+        Reservation {
+            budget: Arc::clone(self),
+            bytes,
+        }
+    }
+}
+
+/// The share of the budget a result held in memory keeps, given back when
+/// dropped (with the table).
+#[derive(Debug)]
+pub struct Reservation {
+    budget: Arc<StageBudget>,
+    bytes: usize,
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.budget.held.fetch_sub(self.bytes, Ordering::AcqRel);
+    }
 }
 
 /// Where [`Engine::hold`] put a result's rows.
 pub enum Held {
     /// In memory, registered as a table: the provider, to tell it from
-    /// another registered later under the same name.
-    Memory(Arc<dyn TableProvider>),
+    /// another registered later under the same name, and its share of the
+    /// budget (keep it as long as the table).
+    Memory(Arc<dyn TableProvider>, Reservation),
     /// Written to a scratch segment (not registered).
     Parquet(Staged),
 }
@@ -40,8 +83,9 @@ pub enum Held {
 impl Engine {
     /// Runs `df` and holds its rows, read as `schema` with every column
     /// nullable: in memory, registered as table `name`, while they fit
-    /// the engine's budget; past it, they are written with the writer
-    /// `scratch` makes, and the caller registers that segment.
+    /// what is left of the engine's budget; past it, they are written
+    /// with the writer `scratch` makes, and the caller registers that
+    /// segment.
     pub async fn hold(
         &self,
         name: &str,
@@ -53,15 +97,18 @@ impl Engine {
         let mut stream = df.execute_stream().await.map_err(run_error)?;
         let mut held = Vec::new();
         let mut bytes = 0;
+        let room = self.stage.room();
         while let Some(batch) = stream.next().await {
             let batch = conformed(&batch.map_err(run_error)?, &schema, name)?;
             bytes += batch.get_array_memory_size();
             held.push(batch);
-            if bytes > self.stage_bytes {
+            if bytes > room {
                 return Ok(Held::Parquet(write_stream(held, stream, scratch()?).await?));
             }
         }
-        Ok(Held::Memory(self.register_memory(name, schema, held)?))
+        let reservation = self.stage.reserve(bytes);
+        let table = self.register_memory(name, schema, held)?;
+        Ok(Held::Memory(table, reservation))
     }
 }
 

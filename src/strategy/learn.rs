@@ -23,6 +23,7 @@ use datafusion::dataframe::DataFrame;
 
 use super::fit::{self, FitInputs, LabelRow, ModelRow};
 use super::LinkSelection;
+use crate::catalog::Scratch;
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::store::schema::{
@@ -51,16 +52,19 @@ impl LinkSelection {
     /// `link_scores` and `url_scores`, and writing the model, this round's
     /// scores and the new frontier to `keep` if given. For other
     /// strategies it registers an empty `url_scores`. Call after
-    /// [`register_inputs`](Self::register_inputs).
+    /// [`register_inputs`](Self::register_inputs); `url_scores` (a
+    /// priority per open URL, which the decisions and the merge read) is
+    /// held as long as the result.
     pub async fn learn(
         &self,
         engine: &Engine,
         crawl: &CrawlDir,
         round: RoundId,
         keep: Option<Learned<'_>>,
-    ) -> Result<()> {
+    ) -> Result<Option<Scratch>> {
         if !self.strategy.learns {
-            return engine.register_empty("url_scores", URL_SCORES.clone());
+            engine.register_empty("url_scores", URL_SCORES.clone())?;
+            return Ok(None);
         }
         let recrawl = crate::store::CrawlConfig::load(crawl)?
             .recrawl
@@ -88,7 +92,10 @@ impl LinkSelection {
         let candidates = held("open_candidates", "views/open_candidates.sql", &FRONTIER).await?;
         let _open = held("open_links", "views/open_links.sql", &OPEN_LINKS).await?;
         drop(candidates);
-        fit_and_score(engine, &self.params.leave_out, params, keep).await
+        let fitted = fit_model(engine, &self.params.leave_out, params, keep).await?;
+        let url_scores = held("url_scores", "views/url_scores.sql", &URL_SCORES).await?;
+        write_scored(engine, params, fitted).await?;
+        Ok(Some(url_scores))
     }
 }
 
@@ -144,16 +151,15 @@ async fn register_before(
 }
 
 /// Counts the labels (`sql/steps/count_labels.sql`), fits the model on
-/// them (`fit.rs`) and scores the open links: registers `model`,
-/// `link_scores` and `url_scores`, keeps the labels, the model, the
-/// round's scores and the frontier in `keep`'s segments, or carries the
-/// labels, model and frontier in memory.
-async fn fit_and_score(
+/// them (`fit.rs`) and registers `model` and `link_scores` (the open links
+/// scored); keeps the labels and the model in `keep`'s segments, or
+/// carries them in memory. Gives back `keep`, for [`write_scored`].
+async fn fit_model<'a>(
     engine: &Engine,
     leave_out: &[String],
     params: &Params,
-    keep: Option<Learned<'_>>,
-) -> Result<()> {
+    keep: Option<Learned<'a>>,
+) -> Result<Option<Learned<'a>>> {
     let labels = engine.query_file("steps/count_labels.sql", params).await?;
     let labels = conformed(engine.collect(labels).await?, &LABELS, "labels")?;
     let model = model_batch(fit_labels(engine, &labels, leave_out).await?)?;
@@ -181,13 +187,13 @@ async fn fit_and_score(
         }
     }
     register_link_scores(engine, params).await?;
-    let best = engine.query_file("views/url_scores.sql", params).await?;
-    register_in_memory(
-        engine,
-        "url_scores",
-        &URL_SCORES,
-        engine.collect(best).await?,
-    )?;
+    Ok(keep)
+}
+
+/// The open links left for the next round (the frontier) and this round's
+/// links' scores: written to `keep`'s segments, or the frontier carried in
+/// memory.
+async fn write_scored(engine: &Engine, params: &Params, keep: Option<Learned<'_>>) -> Result<()> {
     let frontier = engine
         .query(
             "SELECT * FROM open_links WHERE dst_relevant IS NULL",
