@@ -8,7 +8,7 @@
 use datafusion::arrow::array::RecordBatch;
 use serde::Serialize;
 
-use crate::catalog::AfterRound;
+use crate::catalog::{AfterRound, Scratch};
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::store::schema::DECISIONS;
@@ -59,8 +59,10 @@ pub async fn run(
     }
     let rounds = rounds_to_refilter(crawl, options.rounds)?;
     let mut done = Vec::new();
+    // a learning strategy's frontier, from one round to the next
+    let mut carried = None;
     for round in rounds {
-        done.push(refilter_round(engine, crawl, options, round).await?);
+        done.push(refilter_round(engine, crawl, options, round, &mut carried).await?);
     }
     Ok(done)
 }
@@ -82,11 +84,14 @@ fn rounds_to_refilter(crawl: &CrawlDir, range: RoundRange) -> Result<Vec<RoundId
     Ok(rounds)
 }
 
+/// Refilters `round`; a learning strategy starts from the frontier
+/// `carried` from the round before and leaves this round's there.
 async fn refilter_round(
     engine: &Engine,
     crawl: &CrawlDir,
     options: &RefilterOptions,
     round: RoundId,
+    carried: &mut Option<Scratch>,
 ) -> Result<RoundRefiltered> {
     let selection = &options.selection;
     let params = selection.sql_params().set("round", round.0 as i32);
@@ -99,7 +104,7 @@ async fn refilter_round(
             Some(&crate::catalog::scratch_at(crawl, round, "page_links")),
         )
         .await?;
-    let _url_scores = selection.learn(engine, crawl, round, None).await?;
+    let scored = selection.learn(engine, crawl, round, None).await?;
     let decisions = selection.link_decisions(engine).await?;
     let dir = crawl.decision_set(round, &options.name);
     let staged = engine
@@ -114,6 +119,10 @@ async fn refilter_round(
     let json = serde_json::to_string_pretty(&provenance).expect("provenance serializes");
     std::fs::write(&path, json).map_err(Error::io(&path))?;
     let links = staged.replace()?;
+    if let Some(scored) = scored {
+        // the round before's frontier is read: this round's goes on
+        *carried = scored.carried_frontier;
+    }
     crate::catalog::segment(engine, "refiltered_round", &dir, &DECISIONS).await?;
     let accepted = engine
         .count_rows("refiltered_round", Some("accepted"))

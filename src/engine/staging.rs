@@ -29,9 +29,17 @@ pub const STAGE_BYTES: usize = 128 << 20;
 /// The budget under `memory_limit` (bytes, or `memory::UNLIMITED`).
 pub(super) fn budget(memory_limit: usize) -> Arc<StageBudget> {
     Arc::new(StageBudget {
-        limit: STAGE_BYTES.min(memory_limit / 8),
+        limit: test_budget().unwrap_or(STAGE_BYTES.min(memory_limit / 8)),
         held: AtomicUsize::new(0),
     })
+}
+
+/// The tests' hook: `LANGCRAWL_HELD_BYTES=N` holds results in memory up to
+/// N bytes in all whatever the memory limit (0 stages every one as
+/// Parquet), so that a small crawl takes the path a large one does.
+fn test_budget() -> Option<usize> {
+    static BYTES: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *BYTES.get_or_init(|| std::env::var("LANGCRAWL_HELD_BYTES").ok()?.parse().ok())
 }
 
 /// The bytes all held results may keep in memory, and those they keep.

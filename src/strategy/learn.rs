@@ -32,8 +32,20 @@ use crate::store::schema::{
 use crate::store::segment::conform;
 use crate::store::{CrawlDir, Phase, RoundId, SegmentWriter};
 
+/// The tables a round of learning holds past [`LinkSelection::learn`],
+/// each as long as its part lives: `url_scores` (a priority per open URL,
+/// which the decisions and the merge read) and, where what was learned is
+/// carried rather than kept (refilter), the frontier the next round starts
+/// from (`frontier_carried`: keep it until that round has learned).
+#[derive(Debug)]
+pub struct Scored {
+    pub url_scores: Scratch,
+    pub carried_frontier: Option<Scratch>,
+}
+
 /// Where a learning strategy keeps what it learned in a round; `None`
-/// keeps it in memory only (refilter), carried to the next round refiltered.
+/// carries it to the next round refiltered instead (the model and labels
+/// in memory, the frontier held as [`Scored::carried_frontier`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Learned<'a> {
     pub model: &'a Path,
@@ -52,16 +64,15 @@ impl LinkSelection {
     /// `link_scores` and `url_scores`, and writing the model, this round's
     /// scores and the new frontier to `keep` if given. For other
     /// strategies it registers an empty `url_scores`. Call after
-    /// [`register_inputs`](Self::register_inputs); `url_scores` (a
-    /// priority per open URL, which the decisions and the merge read) is
-    /// held as long as the result.
+    /// [`register_inputs`](Self::register_inputs), and keep what it
+    /// returns until the round's decisions and merge are done.
     pub async fn learn(
         &self,
         engine: &Engine,
         crawl: &CrawlDir,
         round: RoundId,
         keep: Option<Learned<'_>>,
-    ) -> Result<Option<Scratch>> {
+    ) -> Result<Option<Scored>> {
         if !self.strategy.learns {
             engine.register_empty("url_scores", URL_SCORES.clone())?;
             return Ok(None);
@@ -94,8 +105,12 @@ impl LinkSelection {
         drop(candidates);
         let fitted = fit_model(engine, &self.params.leave_out, params, keep).await?;
         let url_scores = held("url_scores", "views/url_scores.sql", &URL_SCORES).await?;
-        write_scored(engine, params, fitted).await?;
-        Ok(Some(url_scores))
+        let carried_frontier =
+            write_scored(engine, params, fitted, &at("frontier_carried")).await?;
+        Ok(Some(Scored {
+            url_scores,
+            carried_frontier,
+        }))
     }
 }
 
@@ -191,9 +206,14 @@ async fn fit_model<'a>(
 }
 
 /// The open links left for the next round (the frontier) and this round's
-/// links' scores: written to `keep`'s segments, or the frontier carried in
-/// memory.
-async fn write_scored(engine: &Engine, params: &Params, keep: Option<Learned<'_>>) -> Result<()> {
+/// links' scores: written to `keep`'s segments, or the frontier held as
+/// `frontier_carried` (staged at `carry_at` past the engine's budget).
+async fn write_scored(
+    engine: &Engine,
+    params: &Params,
+    keep: Option<Learned<'_>>,
+    carry_at: &Path,
+) -> Result<Option<Scratch>> {
     let frontier = engine
         .query(
             "SELECT * FROM open_links WHERE dst_relevant IS NULL",
@@ -201,8 +221,9 @@ async fn write_scored(engine: &Engine, params: &Params, keep: Option<Learned<'_>
         )
         .await?;
     let Some(keep) = keep else {
-        let frontier = engine.collect(frontier).await?;
-        return register_in_memory(engine, "frontier_carried", &FRONTIER, frontier);
+        let carried =
+            crate::catalog::scratch(engine, "frontier_carried", frontier, carry_at, &FRONTIER);
+        return Ok(Some(carried.await?));
     };
     let round_scores = engine
         .query(
@@ -211,7 +232,8 @@ async fn write_scored(engine: &Engine, params: &Params, keep: Option<Learned<'_>
         )
         .await?;
     write_segment(engine, round_scores, keep.scores, &SCORES).await?;
-    write_segment(engine, frontier, keep.frontier, &FRONTIER).await
+    write_segment(engine, frontier, keep.frontier, &FRONTIER).await?;
+    Ok(None)
 }
 
 /// Registers `feature_scores` (the open links' combinations of feature
@@ -345,17 +367,6 @@ fn model_batch(rows: Vec<ModelRow>) -> Result<RecordBatch> {
         )) as ArrayRef,
     ];
     RecordBatch::try_new(MODEL.clone(), columns).map_err(Error::arrow("table model".to_string()))
-}
-
-/// Registers `batches` as table `name` of `schema`, in memory.
-fn register_in_memory(
-    engine: &Engine,
-    name: &str,
-    schema: &SchemaRef,
-    batches: Vec<RecordBatch>,
-) -> Result<()> {
-    let batches = conformed(batches, schema, name)?;
-    engine.register_batches(name, schema.clone(), batches)
 }
 
 /// Writes `df` as the segment `dir`, replacing one a killed run left.

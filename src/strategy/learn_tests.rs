@@ -55,7 +55,10 @@ async fn learn(
         .await
         .unwrap();
     engine.register_view("open_links", df).unwrap();
-    super::register_in_memory(engine, "labels_before", &LABELS, labels_before).unwrap();
+    let labels_before = super::conformed(labels_before, &LABELS, "labels_before").unwrap();
+    engine
+        .register_batches("labels_before", LABELS.clone(), labels_before)
+        .unwrap();
     engine
         .register_empty("model_before", MODEL.clone())
         .unwrap();
@@ -70,7 +73,9 @@ async fn learn(
         .await
         .unwrap();
     let batch = super::model_batch(model.clone()).unwrap();
-    super::register_in_memory(engine, "model", &MODEL, vec![batch]).unwrap();
+    engine
+        .register_batches("model", MODEL.clone(), vec![batch])
+        .unwrap();
     super::register_link_scores(engine, &Params::new())
         .await
         .unwrap();

@@ -10,7 +10,7 @@ use langcrawl::webgraph::WebDir;
 use langcrawl::websim::graph_site::GraphSite;
 use langcrawl::websim::spawn_background;
 
-use crate::util::{csv_fields, langcrawl, succeeded, walk, Crawl};
+use crate::util::{command, csv_fields, langcrawl, succeeded, walk, Crawl};
 
 const ROUNDS: u32 = 8;
 const TOP_N: &str = "100";
@@ -312,6 +312,37 @@ fn refilter_replays_adaptive_over_a_bfs_crawl_and_leaves_it_unchanged() {
     assert!(priorities > 20, "{priorities}");
     let after = crawl.rows("SELECT round, count(*) FROM decisions GROUP BY round ORDER BY round");
     assert_eq!(before, after);
+    // The same again with nothing held in memory: what each round holds,
+    // and the frontier carried from one round to the next, go through
+    // scratch Parquet, as in a crawl too large for memory; every decision
+    // is the same.
+    let dir = crawl.dir().display().to_string();
+    let args = [
+        "refilter",
+        "--strategy",
+        "adaptive",
+        "--name",
+        "staged",
+        "--crawl",
+        &dir,
+    ];
+    let out = command(&args)
+        .env("LANGCRAWL_HELD_BYTES", "0")
+        .output()
+        .unwrap();
+    succeeded(out, &args);
+    let set = |name: &str| {
+        crawl.rows(&format!(
+            "SELECT round, src_url, url, accepted, round(priority, 9), reason FROM decision_sets \
+             WHERE decision_set = '{name}' ORDER BY round, src_url, url, reason"
+        ))
+    };
+    let (held, staged) = (set("adaptive"), set("staged"));
+    assert_eq!(held.len(), staged.len());
+    assert!(
+        held == staged,
+        "the decisions differ when staged as Parquet"
+    );
     // No model, scores or frontier written into the crawl, and no scratch left.
     assert_eq!(crawl.number("SELECT count(*) FROM model"), 0);
     for (entry, _, _) in walk(&crawl.dir()) {
