@@ -93,6 +93,8 @@ async fn refilter_round(
     round: RoundId,
     carried: &mut Option<Scratch>,
 ) -> Result<RoundRefiltered> {
+    // dropped last: the round's views, and with them what it held
+    let _views = engine.phase_views();
     let selection = &options.selection;
     let params = selection.sql_params().set("round", round.0 as i32);
     let how = AfterRound::Rebuilt;

@@ -44,6 +44,8 @@ pub async fn run(
     })?;
     let round = crawl.round_to_merge()?;
     let _activity = ActivityFile::start(crawl.root(), "updatedb", round.0, None);
+    // dropped last: the round's views, and with them what it held
+    let _views = engine.phase_views();
     for phase in [
         Phase::Decisions,
         Phase::Model,

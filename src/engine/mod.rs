@@ -85,6 +85,31 @@ pub struct Engine {
     /// together ([`Engine::hold`]); a limit of 0 writes every one to
     /// Parquet.
     stage: Arc<staging::StageBudget>,
+    /// The names [`register_view`](Self::register_view) registered, each
+    /// once, for [`PhaseViews`].
+    views: std::sync::Mutex<Vec<String>>,
+}
+
+/// The views registered while it lives, dropped with it: a view keeps the
+/// tables its plan reads — results a phase held among them — and would
+/// keep their memory past the phase, until the next round registers the
+/// view again.
+pub struct PhaseViews<'a> {
+    engine: &'a Engine,
+    from: usize,
+}
+
+impl Drop for PhaseViews<'_> {
+    fn drop(&mut self) {
+        let names = {
+            let mut views = self.engine.view_names();
+            let from = self.from.min(views.len());
+            views.split_off(from)
+        };
+        for name in names {
+            let _ = self.engine.ctx.deregister_table(&name);
+        }
+    }
 }
 
 impl Engine {
@@ -118,7 +143,7 @@ impl Engine {
                 // Ballista's session replaces the scalar functions with its own list.
                 crate::functions::register(&ctx);
                 // a table in memory would travel in every plan sent out
-                Ok(Engine::over(ctx, sql_dir, staging::budget(0)))
+                Ok(Engine::over(ctx, sql_dir, Arc::new(staging::StageBudget::of(0))))
             }
             #[cfg(not(feature = "ballista"))]
             remote => Err(Error::Usage(format!(
@@ -144,6 +169,7 @@ impl Engine {
             ctx,
             sql_dir,
             stage,
+            views: std::sync::Mutex::default(),
         }
     }
 
@@ -328,8 +354,27 @@ impl Engine {
         self.deregister(name)?;
         self.ctx
             .register_table(name, df.into_view())
-            .map(|_| ())
-            .map_err(Error::sql(name))
+            .map_err(Error::sql(name))?;
+        let mut views = self.view_names();
+        if !views.iter().any(|v| v == name) {
+            views.push(name.to_string());
+        }
+        Ok(())
+    }
+
+    /// Views registered from now on are dropped with what this returns
+    /// (keep it for the phase).
+    pub fn phase_views(&self) -> PhaseViews<'_> {
+        PhaseViews {
+            engine: self,
+            from: self.view_names().len(),
+        }
+    }
+
+    fn view_names(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
+        self.views
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Counts the rows of a registered table; with `where_true`, only the

@@ -28,10 +28,8 @@ pub const STAGE_BYTES: usize = 128 << 20;
 
 /// The budget under `memory_limit` (bytes, or `memory::UNLIMITED`).
 pub(super) fn budget(memory_limit: usize) -> Arc<StageBudget> {
-    Arc::new(StageBudget {
-        limit: test_budget().unwrap_or(STAGE_BYTES.min(memory_limit / 8)),
-        held: AtomicUsize::new(0),
-    })
+    let limit = test_budget().unwrap_or(STAGE_BYTES.min(memory_limit / 8));
+    Arc::new(StageBudget::of(limit))
 }
 
 /// The tests' hook: `LANGCRAWL_HELD_BYTES=N` holds results in memory up to
@@ -43,6 +41,9 @@ fn test_budget() -> Option<usize> {
 }
 
 /// The bytes all held results may keep in memory, and those they keep.
+/// A phase holds its results one after another (each `hold` is awaited
+/// before the next starts), so the room read before a result and the
+/// bytes reserved after it cannot interleave with another's.
 #[derive(Debug)]
 pub struct StageBudget {
     limit: usize,
@@ -50,6 +51,14 @@ pub struct StageBudget {
 }
 
 impl StageBudget {
+    /// A budget of `limit` bytes (0: every result to Parquet).
+    pub(super) fn of(limit: usize) -> Self {
+        StageBudget {
+            limit,
+            held: AtomicUsize::new(0),
+        }
+    }
+
     /// What is left of the budget.
     fn room(&self) -> usize {
         self.limit.saturating_sub(self.held.load(Ordering::Acquire))

@@ -65,7 +65,7 @@ impl LinkSelection {
     /// scores and the new frontier to `keep` if given. For other
     /// strategies it registers an empty `url_scores`. Call after
     /// [`register_inputs`](Self::register_inputs), and keep what it
-    /// returns until the round's decisions and merge are done.
+    /// returns as long as [`Scored`] says.
     pub async fn learn(
         &self,
         engine: &Engine,
