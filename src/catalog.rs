@@ -71,9 +71,10 @@ pub async fn segment(
 /// A query's rows held as a table for a phase that reads them several
 /// times (a view runs its query again in each reader): in memory while
 /// they fit what is left of the engine's budget, shared by every result
-/// held at once (`engine::STAGE_BYTES` in all), else as scratch Parquet. Never committed: the table is dropped and its temp folder
-/// removed when this is dropped (a folder left by a killed phase is a
-/// leftover the next phase's recovery removes).
+/// held at once (`engine::STAGE_BYTES` in all), else as scratch Parquet.
+/// Never committed: the table is dropped and its temp folder removed when
+/// this is dropped (a folder left by a killed phase is a leftover the
+/// next phase's recovery removes).
 #[derive(Debug)]
 pub struct Scratch(Kept);
 

@@ -178,9 +178,10 @@ pub async fn after_round(
 ) -> Result<Option<String>> {
     let mut config = CrawlConfig::load(crawl)?;
     let merged = crawl.merged_round()?.0;
-    let yields = match log.is_some() || config.params.min_yield.is_some() {
-        true => yields(engine, crawl).await?,
-        false => Vec::new(),
+    let yields = if log.is_some() || config.params.min_yield.is_some() {
+        yields(engine, crawl).await?
+    } else {
+        Vec::new()
     };
     if let Some(log) = log.filter(|_| merged > 0) {
         log(round_line(&yields, merged));

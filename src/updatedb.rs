@@ -84,7 +84,8 @@ pub async fn run(
         frontier: &frontier,
         labels: &labels,
     };
-    let _url_scores = selection.learn(engine, crawl, round, Some(keep)).await?;
+    // held until the merge has read the URL scores
+    let _scored = selection.learn(engine, crawl, round, Some(keep)).await?;
 
     let decisions = selection.decisions(engine).await?;
     let staged = engine

@@ -103,10 +103,9 @@ impl LinkSelection {
         let candidates = held("open_candidates", "views/open_candidates.sql", &FRONTIER).await?;
         let _open = held("open_links", "views/open_links.sql", &OPEN_LINKS).await?;
         drop(candidates);
-        let fitted = fit_model(engine, &self.params.leave_out, params, keep).await?;
+        fit_model(engine, &self.params.leave_out, params, keep).await?;
         let url_scores = held("url_scores", "views/url_scores.sql", &URL_SCORES).await?;
-        let carried_frontier =
-            write_scored(engine, params, fitted, &at("frontier_carried")).await?;
+        let carried_frontier = write_scored(engine, params, keep, &at("frontier_carried")).await?;
         Ok(Some(Scored {
             url_scores,
             carried_frontier,
@@ -168,13 +167,13 @@ async fn register_before(
 /// Counts the labels (`sql/steps/count_labels.sql`), fits the model on
 /// them (`fit.rs`) and registers `model` and `link_scores` (the open links
 /// scored); keeps the labels and the model in `keep`'s segments, or
-/// carries them in memory. Gives back `keep`, for [`write_scored`].
-async fn fit_model<'a>(
+/// carries them in memory.
+async fn fit_model(
     engine: &Engine,
     leave_out: &[String],
     params: &Params,
-    keep: Option<Learned<'a>>,
-) -> Result<Option<Learned<'a>>> {
+    keep: Option<Learned<'_>>,
+) -> Result<()> {
     let labels = engine.query_file("steps/count_labels.sql", params).await?;
     let labels = conformed(engine.collect(labels).await?, &LABELS, "labels")?;
     let model = model_batch(fit_labels(engine, &labels, leave_out).await?)?;
@@ -201,8 +200,7 @@ async fn fit_model<'a>(
             )?,
         }
     }
-    register_link_scores(engine, params).await?;
-    Ok(keep)
+    register_link_scores(engine, params).await
 }
 
 /// The open links left for the next round (the frontier) and this round's
