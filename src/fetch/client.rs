@@ -1,7 +1,7 @@
 //! The HTTP client: reqwest with timeouts (the total one bounds a stalled
-//! body too), no inline redirects, an optional proxy (`--proxy` or the
-//! `http_proxy` variable; through `--proxy`, plain-http URLs share one
-//! pool of connections to it, `proxy_pool`), and the address guard's
+//! body too), no inline redirects, an optional proxy (`--proxy`, or the
+//! proxy variables as reqwest reads them; plain-http URLs share one pool
+//! of connections to it, `proxy_pool`), and the address guard's
 //! resolver (`guard`) unless private hosts are allowed. It keeps what a
 //! WARC record needs: the request as sent, the status line and headers,
 //! the remote address, and the payload as received (`reply` reads it,
@@ -12,6 +12,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use http_body_util::Empty;
+use hyper_util::client::proxy::matcher::Matcher;
 use reqwest::header::{
     HeaderMap, HeaderValue, ACCEPT, ACCEPT_ENCODING, ACCEPT_LANGUAGE, HOST, IF_MODIFIED_SINCE,
     IF_NONE_MATCH, USER_AGENT,
@@ -126,14 +127,72 @@ pub const MAX_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 3600);
 pub struct Client {
     inner: reqwest::Client,
     headers: Arc<HeaderMap>,
-    /// The connections to `--proxy` that plain-http URLs share.
-    proxy_pool: Option<Arc<ProxyPool>>,
+    /// The connections to the proxy that plain-http URLs share.
+    proxy_route: Option<ProxyRoute>,
     timeout: Duration,
+}
+
+/// The pool of connections to the proxy plain-http URLs go through, and
+/// which URLs take it: every one for `--proxy`; for a proxy the
+/// environment names, those its rules send there (`NO_PROXY` apart).
+#[derive(Debug, Clone)]
+struct ProxyRoute {
+    pool: Arc<ProxyPool>,
+    /// The environment's rules; `None` for `--proxy`.
+    rules: Option<Arc<Matcher>>,
+}
+
+impl ProxyRoute {
+    /// `--proxy`'s pool; else the environment's http proxy as reqwest
+    /// reads it (`HTTP_PROXY`, `ALL_PROXY`; not in a CGI script), unless
+    /// it has credentials or another scheme (reqwest carries those).
+    fn new(options: &ClientOptions, env: Matcher) -> Option<Self> {
+        let pool = |proxy: &str| {
+            ProxyPool::for_proxy(proxy, &options.resolve, options.connect_timeout).map(Arc::new)
+        };
+        if let Some(proxy) = &options.proxy {
+            return Some(ProxyRoute {
+                pool: pool(proxy)?,
+                rules: None,
+            });
+        }
+        // a name no NO_PROXY list would name; under `*`, which exempts
+        // every URL, nothing is pooled
+        let probe: hyper::Uri = "http://langcrawl.invalid/".parse().ok()?;
+        let intercept = env.intercept(&probe)?;
+        if intercept.basic_auth().is_some() || intercept.raw_auth().is_some() {
+            return None;
+        }
+        Some(ProxyRoute {
+            pool: pool(&intercept.uri().to_string())?,
+            rules: Some(Arc::new(env)),
+        })
+    }
+
+    /// Whether `url` goes over the pool.
+    fn carries(&self, url: &url::Url) -> bool {
+        let Some(rules) = &self.rules else {
+            return true;
+        };
+        url.as_str()
+            .parse::<hyper::Uri>()
+            .is_ok_and(|uri| rules.intercept(&uri).is_some())
+    }
 }
 
 /// The client; with `allow_private` false, names that resolve only to
 /// blocked addresses are refused (the proxies' names excepted).
 pub fn build(options: &ClientOptions, allow_private: bool) -> Result<Client> {
+    build_with_env(options, allow_private, Matcher::from_env())
+}
+
+/// [`build`], the environment's proxy rules given as `env` (reqwest reads
+/// the same variables itself for the URLs the pool does not carry).
+pub(super) fn build_with_env(
+    options: &ClientOptions,
+    allow_private: bool,
+    env: Matcher,
+) -> Result<Client> {
     let headers = request_headers(&options.user_agent, options.accept_language.as_deref())?;
     let mut builder = reqwest::Client::builder()
         .default_headers(headers.clone())
@@ -161,15 +220,10 @@ pub fn build(options: &ClientOptions, allow_private: bool) -> Result<Client> {
     let inner = builder.build().map_err(|e| Error::HttpClient {
         message: error_chain(&e),
     })?;
-    let proxy_pool = options
-        .proxy
-        .as_deref()
-        .and_then(|proxy| ProxyPool::for_proxy(proxy, &options.resolve, options.connect_timeout))
-        .map(Arc::new);
     Ok(Client {
         inner,
         headers: Arc::new(headers),
-        proxy_pool,
+        proxy_route: ProxyRoute::new(options, env),
         timeout: options.timeout,
     })
 }
@@ -247,8 +301,8 @@ pub async fn get_if(
     let conditional = validators.headers();
     let parsed = url::Url::parse(url).ok();
     let pooled = parsed.as_ref().and_then(|parsed| {
-        let pool = client.proxy_pool.as_ref()?;
-        Some((pool, pooled_request(client, parsed, &conditional)?))
+        let route = client.proxy_route.as_ref().filter(|r| r.carries(parsed))?;
+        Some((&route.pool, pooled_request(client, parsed, &conditional)?))
     });
     let sent = match pooled {
         Some((pool, request)) => {

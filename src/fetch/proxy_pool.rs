@@ -221,7 +221,9 @@ mod tests {
     use hyper::service::service_fn;
     use tokio::net::TcpListener;
 
-    use super::super::client::{build, get, ClientOptions};
+    use hyper_util::client::proxy::matcher::Matcher;
+
+    use super::super::client::{build, build_with_env, get, ClientOptions};
 
     /// A forward proxy on 127.0.0.1 that answers every request with its
     /// target and its host header, keeping connections alive unless
@@ -259,10 +261,15 @@ mod tests {
             proxy: Some(proxy.to_string()),
             ..ClientOptions::default()
         };
-        let client = build(&options, false).unwrap();
+        fetch_with(&build(&options, false).unwrap(), hosts).await;
+    }
+
+    /// Fetches one page on each of `hosts` hosts with `client`, checking
+    /// each answer came for its own URL through the proxy.
+    async fn fetch_with(client: &super::super::client::Client, hosts: usize) {
         for n in 0..hosts {
             let url = format!("http://host{n}.example:8080/page?q={n}");
-            let response = get(&client, &url, 1 << 20).await;
+            let response = get(client, &url, 1 << 20).await;
             assert_eq!(response.http_status, Some(200), "{response:?}");
             let expected = format!("{url} host=host{n}.example:8080");
             assert_eq!(String::from_utf8_lossy(&response.content), expected);
@@ -274,6 +281,39 @@ mod tests {
     async fn hosts_share_one_kept_alive_connection_to_the_proxy() {
         let (url, accepted) = proxy(false).await;
         fetch_hosts(&url, 20).await;
+        assert_eq!(accepted.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_proxy_the_environment_names_is_shared_too_but_not_for_its_exempt_hosts() {
+        if !super::super::guard::proxies(None).is_empty() {
+            return; // reqwest would send the exempt host to the real one
+        }
+        let (url, accepted) = proxy(false).await;
+        // the exempt host's server
+        let (direct, _) = proxy(false).await;
+        let direct: std::net::SocketAddr = direct.trim_start_matches("http://").parse().unwrap();
+        let env = Matcher::builder().http(&url).no("direct.example").build();
+        // the proxied names pinned too: were they not proxied, no name
+        // would be looked up either
+        let resolve = (0..20)
+            .map(|n| (format!("host{n}.example"), direct))
+            .chain([("direct.example".to_string(), direct)])
+            .collect();
+        let options = ClientOptions {
+            resolve,
+            ..ClientOptions::default()
+        };
+        let client = build_with_env(&options, true, env).unwrap();
+        fetch_with(&client, 20).await;
+        assert_eq!(accepted.load(Ordering::SeqCst), 1);
+        // NO_PROXY's host is asked directly (a request line of a path, not
+        // a URL), never through the proxy
+        let exempt = format!("http://direct.example:{}/", direct.port());
+        let response = get(&client, &exempt, 1 << 20).await;
+        assert_eq!(response.http_status, Some(200), "{response:?}");
+        let answer = String::from_utf8_lossy(&response.content).into_owned();
+        assert!(answer.starts_with("/ host=direct.example"), "{answer}");
         assert_eq!(accepted.load(Ordering::SeqCst), 1);
     }
 
