@@ -100,11 +100,8 @@ async fn refilter_round(
     let how = AfterRound::Rebuilt;
     let _after_round =
         crate::catalog::crawldb_after_round(engine, crawl, round, how, &params).await?;
-    let _page_links = selection
-        .register_inputs(
-            engine,
-            Some(&crate::catalog::scratch_at(crawl, round, "page_links")),
-        )
+    let _inputs = selection
+        .register_inputs(engine, &crawl.round_dir(round))
         .await?;
     let scored = selection.learn(engine, crawl, round, None).await?;
     let decisions = selection.link_decisions(engine).await?;

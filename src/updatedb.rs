@@ -64,11 +64,8 @@ pub async fn run(
     let _after_round =
         catalog::crawldb_after_round(engine, crawl, round, AfterRound::Applied, &params).await?;
     let crawldb_before = engine.count_rows("crawldb", None).await?;
-    let _page_links = selection
-        .register_inputs(
-            engine,
-            Some(&catalog::scratch_at(crawl, round, "page_links")),
-        )
+    let _inputs = selection
+        .register_inputs(engine, &crawl.round_dir(round))
         .await?;
     // one decision per link of a page and destination (`page_links`)
     let links = engine.count_rows("page_links", None).await?;

@@ -1,6 +1,6 @@
 //! Link selection — where links are filtered. Each strategy is one SQL file
 //! under `sql/strategies/` plus one entry in [`STRATEGIES`]. This module
-//! registers what the strategies read (the server and directory views,
+//! registers what the strategies read (the server and directory tables,
 //! `link_facts`, the data tables) and turns a round's links into decision
 //! rows; `updatedb` and `refilter` both decide through it.
 
@@ -16,7 +16,9 @@ use crate::catalog::Scratch;
 use crate::engine::{Engine, Params};
 use crate::error::{Error, Result};
 use crate::lang::TargetLang;
-use crate::store::schema::{CLASS_RULES, DICTIONARY, IMPORTANCE, LINKS, STOP_WORDS, TARGET_TLDS};
+use crate::store::schema::{
+    CLASS_RULES, DICTIONARY, DIR_STATS, IMPORTANCE, LINKS, SERVER_STATS, STOP_WORDS, TARGET_TLDS,
+};
 use crate::store::{CrawlLimits, StrategyParams};
 
 /// What a strategy does with URLs still queued on a server (or in a
@@ -72,6 +74,13 @@ const ONTOLOGY_TABLES: &[StrategyTable] = &[
         in_memory: true,
     },
 ];
+
+/// The round's tables [`LinkSelection::register_inputs`] holds; keep it
+/// until the round is decided.
+#[must_use = "the round's tables are dropped with it"]
+pub struct RoundInputs {
+    _held: Vec<Scratch>,
+}
 
 /// `ontology` without its dictionary: the paper's "non-multilingual" crawler.
 pub const MONOLINGUAL_ONTOLOGY: &str = "ontology-monolingual";
@@ -253,46 +262,33 @@ impl LinkSelection {
             )
     }
 
-    /// Registers what the strategies read: the data tables, the server and
-    /// directory tables, `page_links`, `link_facts` and `link_limits`.
-    /// With `stage`, `page_links` is held (`catalog::scratch`: in memory,
-    /// or as scratch Parquet there) until the returned [`Scratch`] is
-    /// dropped (read by most steps, it is a
-    /// window over the round's links each time as a view). Expects the
-    /// tables of `catalog::crawldb_after_round` (with `links` and `parse`)
-    /// to be registered.
-    pub async fn register_inputs(
-        &self,
-        engine: &Engine,
-        stage: Option<&Path>,
-    ) -> Result<Option<Scratch>> {
+    /// Registers what the strategies read for `round`: the data tables,
+    /// the server and directory tables, `page_links`, `link_facts` and
+    /// `link_limits`. The first three, read by several steps, are computed
+    /// once and held (`catalog::scratch`: in memory within the engine's
+    /// budget, else as scratch Parquet in the folder `stage`) until
+    /// the returned [`RoundInputs`] is dropped. Expects the tables of
+    /// `catalog::crawldb_after_round` (with `links` and `parse`) to be
+    /// registered.
+    pub async fn register_inputs(&self, engine: &Engine, stage: &Path) -> Result<RoundInputs> {
         self.register_tables(engine)?;
         let params = self.sql_params();
-        // one row per server (directory), read by several steps: computed
-        // once, not by each step that reads them
-        for (table, file) in [
-            ("servers", "views/server_stats.sql"),
-            ("dirs", "views/dir_stats.sql"),
+        let mut held = Vec::new();
+        for (table, file, schema) in [
+            ("servers", "views/server_stats.sql", &SERVER_STATS),
+            ("dirs", "views/dir_stats.sql", &DIR_STATS),
+            ("page_links", "views/page_links.sql", &LINKS),
         ] {
             let df = engine.query_file(file, &params).await?;
-            engine.register_result(table, df).await?;
+            let at = stage.join(table);
+            held.push(crate::catalog::scratch(engine, table, df, &at, schema).await?);
         }
-        let links = engine.query_file("views/page_links.sql", &params).await?;
-        let page_links = match stage {
-            Some(at) => {
-                Some(crate::catalog::scratch(engine, "page_links", links, at, &LINKS).await?)
-            }
-            None => {
-                engine.register_view("page_links", links)?;
-                None
-            }
-        };
         let views = [
             ("link_facts", "views/link_facts.sql"),
             ("link_limits", "views/link_limits.sql"),
         ];
         engine.register_query_views(&views, &params).await?;
-        Ok(page_links)
+        Ok(RoundInputs { _held: held })
     }
 
     fn register_tables(&self, engine: &Engine) -> Result<()> {

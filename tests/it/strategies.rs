@@ -61,7 +61,8 @@ async fn server_states_follow_tamura_with_tolerance_10() {
         let mut pages = server_pages("www.a.com", fetched_pages, false);
         pages.extend(server_pages("www.b.com", fetched_pages, true));
         pages.push(fetched(probe, false));
-        let engine = fixture(&selection, &pages, &[], &[]).await;
+        let fixture = fixture(&selection, &pages, &[], &[]).await;
+        let engine = &fixture.engine;
         let df = engine
             .query(
                 "SELECT host, na, nr, state FROM servers ORDER BY host",

@@ -66,6 +66,13 @@ fn sql_text(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
 }
 
+/// An engine with a round's tables registered, and what holds them.
+pub(crate) struct Fixture {
+    pub engine: Engine,
+    _inputs: langcrawl::strategy::RoundInputs,
+    _stage: tempfile::TempDir,
+}
+
 /// Registers `crawldb_after_round`, `links` and `parse` (page texts, as
 /// `text`) as the updatedb
 /// phase would, and the strategy's inputs over them.
@@ -74,7 +81,7 @@ pub(crate) async fn fixture(
     pages: &[Page],
     links: &[Link],
     texts: &[(&str, &str)],
-) -> Engine {
+) -> Fixture {
     let engine = Engine::new(None);
     let page_rows: Vec<String> = pages
         .iter()
@@ -162,8 +169,16 @@ pub(crate) async fn fixture(
         let df = engine.query(&sql, &Default::default()).await.unwrap();
         engine.register_view(name, df).unwrap();
     }
-    selection.register_inputs(&engine, None).await.unwrap();
-    engine
+    let stage = tempfile::tempdir().unwrap();
+    let inputs = selection
+        .register_inputs(&engine, stage.path())
+        .await
+        .unwrap();
+    Fixture {
+        engine,
+        _inputs: inputs,
+        _stage: stage,
+    }
 }
 
 /// The strategy's decisions over `crawldb_after_round` and `links`, ordered by url.
@@ -173,8 +188,9 @@ pub(crate) async fn decide(
     links: &[Link],
     texts: &[(&str, &str)],
 ) -> Vec<Decision> {
-    let engine = fixture(selection, pages, links, texts).await;
-    let df = selection.decisions(&engine).await.unwrap();
+    let fixture = fixture(selection, pages, links, texts).await;
+    let engine = &fixture.engine;
+    let df = selection.decisions(engine).await.unwrap();
     let batches = engine.collect(df).await.unwrap();
     let mut rows = Vec::new();
     for batch in &batches {

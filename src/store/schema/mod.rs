@@ -354,6 +354,26 @@ pub static OPEN_LINKS: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(fields))
 });
 
+/// Tamura's per-server counts as link selection reads them
+/// (`sql/views/server_stats.sql`; held for the round, not written).
+pub static SERVER_STATS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    let mut fields = vec![utf8("host", false)];
+    fields.extend(tamura_counts());
+    Arc::new(Schema::new(fields))
+});
+
+/// The same per top-level directory (`sql/views/dir_stats.sql`).
+pub static DIR_STATS: LazyLock<SchemaRef> = LazyLock::new(|| {
+    let mut fields = vec![utf8("dir", false), utf8("host", false)];
+    fields.extend(tamura_counts());
+    Arc::new(Schema::new(fields))
+});
+
+/// Na, Nr and the state they give.
+fn tamura_counts() -> [Field; 3] {
+    [int64("na", false), int64("nr", false), utf8("state", false)]
+}
+
 /// `adaptive`'s labelled links (`<round>/labels/`, `sql/steps/count_labels.sql`):
 /// every combination of segment (`new`: into a server not visited yet;
 /// `known`) and feature values seen on a labelled link, with how many such
