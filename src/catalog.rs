@@ -140,8 +140,9 @@ pub async fn scratch(
         }))),
         Held::Parquet(staged) => {
             // made first, so the folder goes if registering it fails
-            let scratch = Scratch(Kept::Parquet(staged.temp_dir.clone()));
-            segment(engine, name, &staged.temp_dir, schema).await?;
+            let dir = staged.hand_on();
+            let scratch = Scratch(Kept::Parquet(dir.clone()));
+            segment(engine, name, &dir, schema).await?;
             Ok(scratch)
         }
     }

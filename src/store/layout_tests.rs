@@ -53,12 +53,10 @@ fn a_reader_moves_and_deletes_nothing_and_may_not_replace_the_crawldb() {
         None,
         "the crawldb is in crawldb.old"
     );
-    let staged = Staged {
-        temp_dir: tmp.path().join("00001/fetch.tmp-1"),
-        file: tmp.path().join("00001/fetch.tmp-1/part-0.parquet"),
-        final_dir: tmp.path().join(CRAWLDB),
-        rows: 0,
-    };
+    let staged = Staged::found(
+        tmp.path().join("00001/fetch.tmp-1"),
+        tmp.path().join(CRAWLDB),
+    );
     assert!(reader.swap_crawldb(staged, RoundId(1)).is_err());
     assert!(tmp.path().join("00001/fetch.tmp-1").exists());
     assert!(!tmp.path().join(CRAWLDB).exists());

@@ -43,6 +43,8 @@ pub const ROW_GROUP_ROWS: usize = 128 * 1024;
 pub struct SegmentWriter {
     final_dir: PathBuf,
     temp_dir: PathBuf,
+    /// Removes `temp_dir` if the writer is dropped unfinished.
+    guard: TempGuard,
     file: PathBuf,
     schema: SchemaRef,
     writer: ArrowWriter<File>,
@@ -53,7 +55,8 @@ pub struct SegmentWriter {
     durable: bool,
 }
 
-/// A complete segment folder that is not yet in its final place.
+/// A complete segment folder that is not yet in its final place; dropped
+/// uncommitted, it is removed.
 #[must_use = "a staged segment must be committed"]
 pub struct Staged {
     pub temp_dir: PathBuf,
@@ -61,41 +64,86 @@ pub struct Staged {
     pub file: PathBuf,
     pub final_dir: PathBuf,
     pub rows: usize,
+    guard: TempGuard,
+}
+
+/// A temp folder, removed when this is dropped unless it was handed on: a
+/// phase that fails with an error leaves no half segment behind (one
+/// that is killed leaves it to the next writer's recovery).
+#[derive(Debug)]
+struct TempGuard(Option<PathBuf>);
+
+impl TempGuard {
+    fn disarm(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for TempGuard {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.take() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
 }
 
 impl Staged {
     /// Renames the staged folder's one Parquet file to `file` (replacing
     /// it) and removes the folder: a table exported as a single file.
-    pub fn commit_file(self, file: &Path) -> Result<usize> {
+    pub fn commit_file(mut self, file: &Path) -> Result<usize> {
         rename_synced(&self.file, file)?;
         std::fs::remove_dir(&self.temp_dir).map_err(Error::io(&self.temp_dir))?;
+        self.guard.disarm();
         Ok(self.rows)
     }
 
     /// Renames the staged folder into place; refuses to overwrite.
-    pub fn commit(self) -> Result<usize> {
+    pub fn commit(mut self) -> Result<usize> {
         if self.final_dir.exists() {
             return Err(Error::SegmentWrite {
-                path: self.final_dir,
+                path: self.final_dir.clone(),
                 message: "already exists".into(),
             });
         }
         rename_synced(&self.temp_dir, &self.final_dir)?;
+        self.guard.disarm();
         Ok(self.rows)
     }
 
     /// Renames the staged folder into place, replacing a folder that is
     /// there (for derived segments only: the old one is moved aside first
     /// and removed last, and a crash in between leaves it to be cleaned up).
-    pub fn replace(self) -> Result<usize> {
+    pub fn replace(mut self) -> Result<usize> {
         if self.final_dir.exists() {
             let aside = aside_for(&self.final_dir);
             rename_synced(&self.final_dir, &aside)?;
             rename_synced(&self.temp_dir, &self.final_dir)?;
+            self.guard.disarm();
             std::fs::remove_dir_all(&aside).map_err(Error::io(&aside))?;
             return Ok(self.rows);
         }
         self.commit()
+    }
+
+    /// A staged segment of the folder `temp_dir` as found (a test's
+    /// leftover), never removed by this.
+    #[cfg(test)]
+    pub(crate) fn found(temp_dir: PathBuf, final_dir: PathBuf) -> Self {
+        Staged {
+            file: temp_dir.join("part-0.parquet"),
+            temp_dir,
+            final_dir,
+            rows: 0,
+            guard: TempGuard(None),
+        }
+    }
+
+    /// Hands the staged folder on as it is (to a caller that moves it into
+    /// place itself, or reads it as scratch and removes it): no longer
+    /// removed when this is dropped.
+    pub fn hand_on(mut self) -> PathBuf {
+        self.guard.disarm();
+        self.temp_dir
     }
 }
 
@@ -133,6 +181,7 @@ impl SegmentWriter {
             std::fs::remove_dir_all(&temp_dir).map_err(Error::io(&temp_dir))?;
         }
         std::fs::create_dir_all(&temp_dir).map_err(Error::io(&temp_dir))?;
+        let guard = TempGuard(Some(temp_dir.clone()));
         let path = temp_dir.join(new_part_file_name());
         let file = File::create(&path).map_err(Error::io(&path))?;
         let props = WriterProperties::builder()
@@ -149,6 +198,7 @@ impl SegmentWriter {
         Ok(SegmentWriter {
             final_dir: final_dir.to_path_buf(),
             temp_dir,
+            guard,
             file: path,
             schema,
             writer,
@@ -200,6 +250,7 @@ impl SegmentWriter {
             file: path,
             final_dir: self.final_dir,
             rows: self.rows,
+            guard: self.guard,
         })
     }
 
@@ -358,119 +409,5 @@ pub fn read_columns(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::schema::FETCHLIST;
-    use datafusion::arrow::array::{Float64Array, Int32Array, StringArray};
-    use std::sync::Arc;
-
-    #[test]
-    fn a_segment_is_invisible_until_committed_and_reads_back() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("fetchlist");
-        let mut writer = SegmentWriter::create(&dir, FETCHLIST.clone()).unwrap();
-        let batch = RecordBatch::try_new(
-            FETCHLIST.clone(),
-            vec![
-                Arc::new(StringArray::from(vec!["http://a.jp/"])),
-                Arc::new(StringArray::from(vec!["a.jp"])),
-                Arc::new(Int32Array::from(vec![0])),
-                Arc::new(Float64Array::from(vec![1.0])),
-                Arc::new(StringArray::from(vec!["rank"])),
-                Arc::new(StringArray::from(vec![None::<&str>])),
-                Arc::new(StringArray::from(vec![None::<&str>])),
-            ],
-        )
-        .unwrap();
-        writer.write(&batch).unwrap();
-        let staged = writer.finish().unwrap();
-        assert!(!dir.exists());
-        assert_eq!(staged.commit().unwrap(), 1);
-        let rows: usize = read_batches(&dir, 10)
-            .unwrap()
-            .map(|b| b.unwrap().num_rows())
-            .sum();
-        assert_eq!(rows, 1);
-    }
-
-    /// `rows` fetch-list rows whose URLs are `width` bytes of varied text.
-    fn wide_rows(rows: usize, width: usize) -> RecordBatch {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut text = |_| {
-            (0..width)
-                .map(|_| {
-                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
-                    char::from(b'a' + (state >> 59) as u8 % 26)
-                })
-                .collect::<String>()
-        };
-        let urls: Vec<String> = (0..rows).map(&mut text).collect();
-        RecordBatch::try_new(
-            FETCHLIST.clone(),
-            vec![
-                Arc::new(StringArray::from(urls)),
-                Arc::new(StringArray::from(vec!["a.jp"; rows])),
-                Arc::new(Int32Array::from(vec![0; rows])),
-                Arc::new(Float64Array::from(vec![1.0; rows])),
-                Arc::new(StringArray::from(vec!["rank"; rows])),
-                Arc::new(StringArray::from(vec![None::<&str>; rows])),
-                Arc::new(StringArray::from(vec![None::<&str>; rows])),
-            ],
-        )
-        .unwrap()
-    }
-
-    /// The row groups of a committed one-file segment: (rows, bytes).
-    fn row_groups(dir: &Path) -> Vec<(i64, i64)> {
-        let file = File::open(&part_files(dir).unwrap()[0]).unwrap();
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
-        let groups = builder.metadata().row_groups();
-        groups
-            .iter()
-            .map(|g| (g.num_rows(), g.total_byte_size()))
-            .collect()
-    }
-
-    #[test]
-    fn row_groups_close_by_bytes_and_by_rows() {
-        let tmp = tempfile::tempdir().unwrap();
-        let limit = 64 << 10;
-        let by_bytes = tmp.path().join("wide");
-        let mut writer =
-            SegmentWriter::create_with_limits(&by_bytes, FETCHLIST.clone(), limit, 1 << 20)
-                .unwrap();
-        // 2 MB in one batch, as fetch hands over its pages.
-        writer.write(&wide_rows(200, 10_000)).unwrap();
-        assert_eq!(writer.finish().unwrap().commit().unwrap(), 200);
-        let groups = row_groups(&by_bytes);
-        assert!(groups.len() >= 20, "{groups:?}");
-        assert_eq!(groups.iter().map(|g| g.0).sum::<i64>(), 200);
-        let largest = groups.iter().map(|g| g.1).max().unwrap();
-        assert!(largest <= 2 * limit as i64, "{largest} bytes: {groups:?}");
-
-        let by_rows = tmp.path().join("narrow");
-        let mut writer =
-            SegmentWriter::create_with_limits(&by_rows, FETCHLIST.clone(), 1 << 30, 7).unwrap();
-        writer.write(&wide_rows(20, 10)).unwrap();
-        writer.finish().unwrap().commit().unwrap();
-        let rows: Vec<i64> = row_groups(&by_rows).iter().map(|g| g.0).collect();
-        assert_eq!(rows, [7, 7, 6]);
-        let read: usize = read_batches(&by_bytes, 64)
-            .unwrap()
-            .map(|b| b.unwrap().num_rows())
-            .sum();
-        assert_eq!(read, 200);
-    }
-
-    #[test]
-    fn a_corrupt_file_is_an_error_naming_it() {
-        let tmp = tempfile::tempdir().unwrap();
-        std::fs::write(tmp.path().join("part-0.parquet"), b"not parquet").unwrap();
-        let err = read_batches(tmp.path(), 10)
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap_err();
-        assert!(err.to_string().contains("part-0.parquet"), "{err}");
-    }
-}
+#[path = "segment_tests.rs"]
+mod tests;

@@ -103,6 +103,8 @@ impl VersionedTable {
     /// then removes the old versions no reader holds.
     pub fn commit(&self, staged: Staged) -> Result<()> {
         self.install(&staged.temp_dir, &staged.final_dir)?;
+        // installed: the temp folder is the version now
+        let _ = staged.hand_on();
         // Committed: an old version left behind is removed by a later commit.
         if let Err(e) = self.prune() {
             eprintln!(
