@@ -28,7 +28,7 @@ pub struct FetchArgs {
     /// wait for the next round (status deferred) [default: no limit]
     #[arg(long, value_name = "SECS")]
     pub max_fetch_time: Option<f64>,
-    /// Send all requests through this HTTP proxy; http:// URLs share its kept-alive connections, whatever their host (default: the proxy variables as curl reads them, http_proxy, https_proxy, all_proxy and no_proxy; plain-http URLs share its connections too)
+    /// Send all requests through this HTTP proxy; http:// URLs share its kept-alive connections, whatever their host (default: the proxy variables as reqwest reads them, http_proxy, https_proxy, all_proxy and no_proxy; plain-http URLs share its connections too)
     #[arg(long, value_name = "URL")]
     pub proxy: Option<String>,
     /// The User-Agent header; its first word is the robots.txt agent name

@@ -137,10 +137,15 @@ pub const PROXY_VARIABLES: [&str; 6] = [
 ];
 
 /// The proxies the client will use: `--proxy` and the proxy variables
-/// reqwest reads from the environment.
+/// reqwest reads from the environment — none in a CGI script
+/// (`REQUEST_METHOD` set), where reqwest ignores them: a request's `Proxy:`
+/// header arrives there as `HTTP_PROXY` ("httpoxy") and must not open the
+/// guard to a host it names.
 pub fn proxies(explicit: Option<&str>) -> Vec<String> {
+    let cgi = std::env::var_os("REQUEST_METHOD").is_some();
     let from_env = PROXY_VARIABLES
         .into_iter()
+        .filter(|_| !cgi)
         .filter_map(|var| std::env::var(var).ok())
         .filter(|v| !v.trim().is_empty());
     explicit

@@ -209,32 +209,39 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     }
     drop(shared);
     let mut records = Vec::new();
+    let mut failed = None;
     while let Some(done) = tasks.join_next().await {
         match done {
             Ok(Some(record)) => records.push(record),
             Ok(None) => {}
             Err(e) => {
-                return Err(Error::Fetch {
-                    round: round.0,
-                    message: format!("a fetch task failed: {e}"),
-                })
+                failed = Some(format!("a fetch task failed: {e}"));
+                // the other tasks end, and with them the writers' rows
+                tasks.shutdown().await;
             }
         }
     }
-    let (staged, mut report) = write_thread.join().map_err(|_| Error::Fetch {
+    // both writers joined before any return: what they staged is removed
+    // here if the fetch fails, not later by a thread left running
+    let written = write_thread.join();
+    let sitemaps_written = sitemap_thread.join();
+    let failure = |message: String| Error::Fetch {
         round: round.0,
-        message: "the writer thread panicked".into(),
-    })??;
-    if staged.rows != urls {
-        return Err(Error::Fetch {
-            round: round.0,
-            message: format!("{} rows for {urls} fetch-list URLs", staged.rows),
-        });
+        message,
+    };
+    if let Some(message) = failed {
+        return Err(failure(message));
     }
-    let (sitemaps, files) = sitemap_thread.join().map_err(|_| Error::Fetch {
-        round: round.0,
-        message: "the sitemap writer thread panicked".into(),
-    })??;
+    let (staged, mut report) =
+        written.map_err(|_| failure("the writer thread panicked".into()))??;
+    if staged.rows != urls {
+        return Err(failure(format!(
+            "{} rows for {urls} fetch-list URLs",
+            staged.rows
+        )));
+    }
+    let (sitemaps, files) =
+        sitemaps_written.map_err(|_| failure("the sitemap writer thread panicked".into()))??;
     report.sitemaps = files;
     report.stopped = options.stop.is_requested();
     hosts::save(crawl, &records, backoff::now_ms())?;

@@ -53,6 +53,7 @@ fn a_reader_moves_and_deletes_nothing_and_may_not_replace_the_crawldb() {
         None,
         "the crawldb is in crawldb.old"
     );
+    // another process's leftover, offered as the new crawldb
     let staged = Staged::found(
         tmp.path().join("00001/fetch.tmp-1"),
         tmp.path().join(CRAWLDB),
