@@ -174,7 +174,7 @@ pub struct SimulateArgs {
     /// Stop each strategy after N rounds [default: when its queue is empty]
     #[arg(long, value_name = "N", value_parser = positive::<u32>)]
     pub rounds: Option<u32>,
-    /// Output folder: one crawl directory per strategy, metrics and miss ratios as Parquet and CSV
+    /// Output folder: one crawl directory per strategy, metrics, miss ratios and round times as Parquet and CSV
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: PathBuf,
     #[command(flatten)]

@@ -8,9 +8,10 @@
 
 pub mod export;
 pub mod oracle;
+mod round_times;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use datafusion::arrow::array::RecordBatch;
 
@@ -20,12 +21,13 @@ use crate::generate::GenerateOptions;
 use crate::lang::TargetLang;
 use crate::report::Format;
 use crate::store::schema::{
-    FETCH, LINKS, MISS_BY_DISTANCE, PARSE, SIM_METRICS, WEB_LINKS, WEB_PAGES,
+    FETCH, LINKS, MISS_BY_DISTANCE, PARSE, ROUND_TIMES, SIM_METRICS, WEB_LINKS, WEB_PAGES,
 };
 use crate::store::segment::conform;
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
 use crate::strategy::LinkSelection;
 use crate::webgraph::WebDir;
+use round_times::{PhaseTimes, RoundTime};
 
 #[derive(Debug, Clone)]
 pub struct SimulateOptions {
@@ -66,6 +68,11 @@ impl SimDir {
 
     pub fn miss_by_distance(&self) -> PathBuf {
         self.root.join("miss_by_distance")
+    }
+
+    /// The seconds each phase of each round took (`round_times.rs`).
+    pub fn round_times(&self) -> PathBuf {
+        self.root.join("round_times")
     }
 
     /// The pages a perfect crawler follows links to (url, follow).
@@ -125,6 +132,7 @@ pub async fn run(
 
     let mut metrics = Vec::new();
     let mut misses = Vec::new();
+    let mut round_times = Vec::new();
     for selection in &options.selections {
         let selection = &for_web(selection, &info);
         let name = selection.strategy.name;
@@ -146,6 +154,7 @@ pub async fn run(
             .query_file("sim/miss_by_distance.sql", &params)
             .await?;
         misses.extend(engine.collect(df).await?);
+        round_times.push(times.batch(name)?);
         log(format!(
             "simulate {name}: {rounds} rounds in {:.1} s ({times})",
             started.elapsed().as_secs_f64()
@@ -153,6 +162,7 @@ pub async fn run(
     }
     write_table(&sim.metrics(), SIM_METRICS.clone(), metrics)?;
     write_table(&sim.miss_by_distance(), MISS_BY_DISTANCE.clone(), misses)?;
+    write_table(&sim.round_times(), ROUND_TIMES.clone(), round_times)?;
     final_table(engine, &sim).await
 }
 
@@ -208,31 +218,9 @@ async fn start_crawl(engine: &Engine, sim: &SimDir, selection: &LinkSelection) -
     CrawlDir::open(root)
 }
 
-/// The time a simulated crawl spent in each phase: what a strategy's
-/// link selection costs is generate + updatedb (the look-up stands in for
-/// fetch and parse).
-#[derive(Debug, Default)]
-struct PhaseTimes {
-    generate: Duration,
-    look_up: Duration,
-    updatedb: Duration,
-}
-
-impl std::fmt::Display for PhaseTimes {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "generate {:.1} s, look-up {:.1} s, updatedb {:.1} s",
-            self.generate.as_secs_f64(),
-            self.look_up.as_secs_f64(),
-            self.updatedb.as_secs_f64()
-        )
-    }
-}
-
 /// Rounds of generate, lookup, updatedb until the queue is empty or the
 /// budget spent; one metrics row per round, and the time of each phase
-/// added to `times`. Returns the rounds run.
+/// in `times`. Returns the rounds run.
 async fn crawl_rounds(
     engine: &Engine,
     crawl: &CrawlDir,
@@ -261,15 +249,21 @@ async fn crawl_rounds(
             Err(Error::NothingToDo(_)) => break,
             Err(e) => return Err(e),
         };
-        times.generate += started.elapsed();
+        let mut time = RoundTime {
+            round: report.round,
+            urls: report.urls as u64,
+            generate: started.elapsed(),
+            ..RoundTime::default()
+        };
         requested += report.urls as u64;
         let round = RoundId(report.round);
         let started = Instant::now();
         look_up_round(engine, crawl, round).await?;
-        times.look_up += started.elapsed();
+        time.look_up = started.elapsed();
         let started = Instant::now();
         crate::updatedb::run(engine, crawl, selection).await?;
-        times.updatedb += started.elapsed();
+        time.updatedb = started.elapsed();
+        times.push(time);
         crate::catalog::crawldb(engine, crawl).await?;
         let params = Params::new()
             .set("strategy", selection.strategy.name)

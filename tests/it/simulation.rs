@@ -107,7 +107,9 @@ fn a_live_crawl_and_its_replay_fetch_the_same_urls() {
         "-o",
         out.to_str().unwrap(),
     ];
+    let started = std::time::Instant::now();
     succeeded(langcrawl(&args), &args);
+    let elapsed = started.elapsed().as_secs_f64();
     let live_urls = fetched_urls(&live.dir());
     let replayed = fetched_urls(&out.join("server-conservative"));
     assert!(live_urls.len() > 300, "{} URLs fetched", live_urls.len());
@@ -117,6 +119,25 @@ fn a_live_crawl_and_its_replay_fetch_the_same_urls() {
         only_live.is_empty() && only_replay.is_empty(),
         "live only: {only_live:?}; replay only: {only_replay:?}"
     );
+    // round_times.csv: a row per replayed round, with its fetch list's
+    // URLs and the seconds of each phase
+    let times = csv_rows(&out.join("round_times.csv"));
+    let lists = sql_rows(
+        &out.join("server-conservative"),
+        "SELECT round, count(*) FROM fetchlist GROUP BY round ORDER BY round",
+    );
+    assert_eq!(times.len(), 6, "{times:?}");
+    assert_eq!(lists.len(), 6, "{lists:?}");
+    for (row, list) in times.iter().zip(&lists) {
+        assert_eq!(row["strategy"], "server-conservative");
+        assert_eq!([&row["round"], &row["urls"]], [&list[0], &list[1]]);
+        let seconds: Vec<f64> = ["generate_s", "look_up_s", "updatedb_s"]
+            .iter()
+            .map(|phase| row[*phase].parse().unwrap())
+            .collect();
+        assert!(seconds.iter().all(|&s| s > 0.0), "{row:?}");
+        assert!(seconds.iter().sum::<f64>() < elapsed, "{row:?}");
+    }
 }
 
 /// A simulation's CSV table as rows of named fields.

@@ -70,6 +70,19 @@ pub static SIM_METRICS: LazyLock<SchemaRef> = LazyLock::new(|| {
     ]))
 });
 
+/// `simulate`'s timings (`sim/round_times.rs`): per strategy and round, the
+/// fetch list's URLs and each phase's wall-clock seconds.
+pub static ROUND_TIMES: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("strategy", false),
+        int32("round", false),
+        Field::new("urls", DataType::Int64, false),
+        float64("generate_s", false),
+        float64("look_up_s", false),
+        float64("updatedb_s", false),
+    ]))
+});
+
 /// `simulate`'s miss ratio against distance from the seeds, per strategy.
 pub static MISS_BY_DISTANCE: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
