@@ -46,10 +46,13 @@ described AS (
            CASE WHEN d.status = 'fetched' THEN coalesce(d.relevant, false) END AS dst_relevant,
            CASE WHEN d.url IS NULL THEN i.round_count ELSE i.known_count END AS inlink_count,
            coalesce(ss.state, 'undecided') AS src_state,
-           CASE WHEN d.status = 'fetched' THEN 1 ELSE 0 END AS self_na,
-           CASE WHEN d.status = 'fetched' AND d.relevant THEN 1 ELSE 0 END AS self_nr,
-           coalesce(ds.na, 0) AS server_na, coalesce(ds.nr, 0) AS server_nr,
-           coalesce(dd.na, 0) AS dir_na, coalesce(dd.nr, 0) AS dir_nr
+           -- the destination's server and directory without the destination
+           coalesce(ds.na, 0) - CASE WHEN d.status = 'fetched' THEN 1 ELSE 0 END AS server_na,
+           coalesce(ds.nr, 0) - CASE WHEN d.status = 'fetched' AND d.relevant THEN 1 ELSE 0 END
+               AS server_nr,
+           coalesce(dd.na, 0) - CASE WHEN d.status = 'fetched' THEN 1 ELSE 0 END AS dir_na,
+           coalesce(dd.nr, 0) - CASE WHEN d.status = 'fetched' AND d.relevant THEN 1 ELSE 0 END
+               AS dir_nr
     FROM candidates c
     JOIN inlinks i ON i.url = c.url
     LEFT JOIN crawldb_after_round d ON d.url = c.url
@@ -63,17 +66,17 @@ SELECT found_round, src_url, url, src_host, dst_host, dir, src_priority, src_rel
        kind, hreflang, url_lang, anchor, tld, hops,
        CASE WHEN inlink_count >= 3 THEN '3+' ELSE CAST(inlink_count AS VARCHAR) END AS inlinks,
        src_state AS src_server,
-       CASE WHEN server_na - self_na <= 0 THEN 'unvisited'
-            WHEN server_nr - self_nr > 0 THEN 'relevant'
-            WHEN server_na - self_na = 1 THEN 'undecided-1'
-            WHEN server_na - self_na <= $tolerance THEN 'undecided-2+'
+       CASE WHEN server_na <= 0 THEN 'unvisited'
+            WHEN server_nr > 0 THEN 'relevant'
+            WHEN server_na = 1 THEN 'undecided-1'
+            WHEN server_na <= $tolerance THEN 'undecided-2+'
             ELSE 'irrelevant' END
-       || CASE WHEN anchor = 'target' AND server_na - self_na > 0 THEN '/target-anchor' ELSE '' END
+       || CASE WHEN anchor = 'target' AND server_na > 0 THEN '/target-anchor' ELSE '' END
        AS dst_server,
-       CASE WHEN dir_na - self_na <= 0 THEN 'unvisited'
-            WHEN dir_nr - self_nr > 0 THEN 'relevant'
-            WHEN dir_na - self_na = 1 THEN 'undecided-1'
-            WHEN dir_na - self_na <= $tolerance THEN 'undecided-2+'
+       CASE WHEN dir_na <= 0 THEN 'unvisited'
+            WHEN dir_nr > 0 THEN 'relevant'
+            WHEN dir_na = 1 THEN 'undecided-1'
+            WHEN dir_na <= $tolerance THEN 'undecided-2+'
             ELSE 'irrelevant' END
        || CASE WHEN anchor = 'target' THEN '/target-anchor' ELSE '' END
        AS dst_dir
