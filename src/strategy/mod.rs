@@ -262,12 +262,13 @@ impl LinkSelection {
             )
     }
 
-    /// Registers what the strategies read for `round`: the data tables,
-    /// the server and directory tables, `page_links`, `link_facts` and
-    /// `link_limits`. The first three, read by several steps, are computed
-    /// once and held (`catalog::scratch`: in memory within the engine's
-    /// budget, else as scratch Parquet in the folder `stage`) until
-    /// the returned [`RoundInputs`] is dropped. Expects the tables of
+    /// Registers what the strategies read of a round: the data tables,
+    /// `servers`, `dirs` and `page_links`, then the views `link_facts` and
+    /// `link_limits`. `servers`, `dirs` and `page_links`, read by several
+    /// steps, are computed once and held (`catalog::scratch`: in memory
+    /// within the engine's budget, else as scratch Parquet in the folder
+    /// `stage`, in a crawl the round's own) until the returned
+    /// [`RoundInputs`] is dropped. Expects the tables of
     /// `catalog::crawldb_after_round` (with `links` and `parse`) to be
     /// registered.
     pub async fn register_inputs(&self, engine: &Engine, stage: &Path) -> Result<RoundInputs> {
