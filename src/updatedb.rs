@@ -88,10 +88,10 @@ pub async fn run(
     let staged = engine
         .write(decisions, SegmentWriter::create(&stale, DECISIONS.clone())?)
         .await?;
-    staged.commit()?;
+    let decided = staged.commit()?;
     catalog::segment(engine, "decisions", &stale, &DECISIONS).await?;
     let accepted = engine.count_rows("decisions", Some("accepted")).await?;
-    let skipped = engine.count_rows("decisions", None).await? - links;
+    let skipped = decided - links;
 
     let merged = engine
         .query_file("steps/merge_crawldb.sql", &params)

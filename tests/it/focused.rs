@@ -222,6 +222,23 @@ fn queued_urls_on_servers_turned_irrelevant_are_never_fetched() {
          WHERE c.status = 'skipped' AND d.reason = 'queued-on-irrelevant-server'",
     );
     assert_eq!(logged, skipped, "every skipped URL has its decision");
+    // and updatedb's reports (crawl.json's log) counted each once
+    let json = std::fs::read_to_string(crawl.dir().join("crawl.json")).unwrap();
+    let config: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let reported: i64 = config["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|entry| entry["phase"] == "updatedb")
+        .map(|entry| {
+            let summary = entry["summary"].as_str().unwrap();
+            let (before, _) = summary.split_once(" queued URLs skipped").unwrap();
+            before.rsplit(' ').next().unwrap().parse::<i64>().unwrap()
+        })
+        .sum();
+    let decided =
+        crawl.number("SELECT count(*) FROM decisions WHERE reason = 'queued-on-irrelevant-server'");
+    assert_eq!(reported, decided, "{json}");
     let fetched_later = crawl.number(
         "SELECT count(*) FROM fetchlist f JOIN decisions d ON d.url = f.url \
          WHERE d.reason = 'queued-on-irrelevant-server' AND f.round > d.round",
