@@ -169,14 +169,11 @@ impl ProxyRoute {
         })
     }
 
-    /// Whether `url` goes over the pool.
-    fn carries(&self, url: &url::Url) -> bool {
-        let Some(rules) = &self.rules else {
-            return true;
-        };
-        url.as_str()
-            .parse::<hyper::Uri>()
-            .is_ok_and(|uri| rules.intercept(&uri).is_some())
+    /// Whether `uri` goes over the pool.
+    fn carries(&self, uri: &hyper::Uri) -> bool {
+        self.rules
+            .as_ref()
+            .is_none_or(|rules| rules.intercept(uri).is_some())
     }
 }
 
@@ -301,8 +298,11 @@ pub async fn get_if(
     let conditional = validators.headers();
     let parsed = url::Url::parse(url).ok();
     let pooled = parsed.as_ref().and_then(|parsed| {
-        let route = client.proxy_route.as_ref().filter(|r| r.carries(parsed))?;
-        Some((&route.pool, pooled_request(client, parsed, &conditional)?))
+        let route = client.proxy_route.as_ref()?;
+        Some((
+            &route.pool,
+            pooled_request(client, route, parsed, &conditional)?,
+        ))
     });
     let sent = match pooled {
         Some((pool, request)) => {
@@ -332,17 +332,18 @@ pub async fn get_if(
 
 /// The GET of `url` over the proxy pool, made anew for each attempt (a
 /// retry on a new connection needs a second one): a plain-http URL
-/// without credentials that the HTTP types take, sent as reqwest would
-/// (the URL normalised), else `None`.
+/// without credentials that the HTTP types take and `route` carries, sent
+/// as reqwest would (the URL normalised), else `None`.
 fn pooled_request<'a>(
     client: &'a Client,
+    route: &ProxyRoute,
     url: &url::Url,
     conditional: &'a HeaderMap,
 ) -> Option<impl Fn() -> hyper::Request<Empty<Bytes>> + 'a> {
     if !super::proxy_pool::plain_http(url) {
         return None;
     }
-    let uri: hyper::Uri = url.as_str().parse().ok()?;
+    let uri: hyper::Uri = url.as_str().parse().ok().filter(|uri| route.carries(uri))?;
     let host = HeaderValue::from_str(&host_header(url)?).ok()?;
     Some(move || {
         let mut request = hyper::Request::new(Empty::new()); // a GET
