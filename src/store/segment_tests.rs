@@ -10,19 +10,7 @@ fn a_segment_is_invisible_until_committed_and_reads_back() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("fetchlist");
     let mut writer = SegmentWriter::create(&dir, FETCHLIST.clone()).unwrap();
-    let batch = RecordBatch::try_new(
-        FETCHLIST.clone(),
-        vec![
-            Arc::new(StringArray::from(vec!["http://a.jp/"])),
-            Arc::new(StringArray::from(vec!["a.jp"])),
-            Arc::new(Int32Array::from(vec![0])),
-            Arc::new(Float64Array::from(vec![1.0])),
-            Arc::new(StringArray::from(vec!["rank"])),
-            Arc::new(StringArray::from(vec![None::<&str>])),
-            Arc::new(StringArray::from(vec![None::<&str>])),
-        ],
-    )
-    .unwrap();
+    let batch = wide_rows(1, 12);
     writer.write(&batch).unwrap();
     let staged = writer.finish().unwrap();
     assert!(!dir.exists());
