@@ -1,11 +1,14 @@
 //! Tests of the depth bound: real pages untouched, deep pages flattened
 //! with their text and links, and generated documents (deep, wide and
-//! arbitrary) never panic and lose only tags.
+//! arbitrary) never panic and lose only tags. `PROPTEST_CASES` sets how
+//! many documents each generated test tries (256 by default;
+//! `scripts/fuzz-parse` runs more).
 
 use proptest::prelude::*;
 
 use super::{bounded, MAX_DEPTH};
 use crate::parse::html::extract;
+use crate::parse::html::tests::cases;
 
 /// The real pages saved with the tests (`tests/real-html/*/source.html`).
 pub(crate) fn real_pages() -> Vec<(String, String)> {
@@ -249,6 +252,9 @@ fn runs_of_tags_that_once_passed_the_bound_nest_no_deeper_than_it() {
         "<template><table>",                    // a template nests in a table
         "<table><caption>",                     // a table nests in a caption
         "<head><article></head>",               // `</head>` after the body closes nothing
+        // the end tag of a dropped select closes nothing the builder has
+        "</select><h1><font><a href=/x><select><a href=/x>",
+        "<frameset><input><select>", // in a frameset an input ends nothing
     ];
     for run in runs {
         let page = run.repeat(4_000);
@@ -264,7 +270,7 @@ fn runs_of_tags_that_once_passed_the_bound_nest_no_deeper_than_it() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     #[test]
     fn any_input_loses_only_tags_and_never_links(html in "\\PC{0,400}") {

@@ -298,15 +298,17 @@ pub fn document() -> impl Strategy<Value = String> {
     })
 }
 
-fn cases() -> u32 {
+/// How many documents a generated test tries: `PROPTEST_CASES`, or
+/// `default`.
+pub(crate) fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(2_000)
+        .unwrap_or(default)
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(ProptestConfig::with_cases(cases(2_000)))]
 
     #[test]
     fn generated_documents_extract_with_every_span_in_the_text(html in document()) {

@@ -8,13 +8,16 @@
 //! special element, `</body>`, `</form>`) and where it closes elements
 //! by itself (a table opened in a table, a cell after a cell, a button in
 //! a button, a heading in a heading, a link in a link). HTML §13.2.6.
+//! An element whose start tag was dropped stays on the stack, marked, so
+//! its end tag is found and dropped too; what closes it closes only the
+//! dropped elements from it on, since the builder never had them.
 
 use std::collections::{HashMap, HashSet};
 
 use super::active_formatting::{ActiveFormatting, FORMATTING, MARKERS};
 use super::element_kinds::{
-    kinds, BREAKOUT, CELLS, HEADINGS, IMPLIED_END, INLINE_VOID, INTEGRATION_POINTS, IS_SCOPE_MARK,
-    IS_SPECIAL, IS_TABLE_MARK, KEPT, REOPENS, RUBY_PARTS, TABLE_PARTS,
+    kinds, BREAKOUT, CELLS, HEADINGS, IMPLIED_END, INLINE_VOID, INTEGRATION_POINTS, IS_SPECIAL,
+    KEPT, REOPENS, RUBY_PARTS, TABLE_PARTS,
 };
 
 /// The most formatting elements the builder is let keep to open again
@@ -61,6 +64,8 @@ struct Open {
     id: u64,
     /// It put a marker in the formatting list.
     marker: bool,
+    /// Its start tag was dropped: the builder never had it.
+    dropped: bool,
 }
 
 impl OpenElements {
@@ -85,7 +90,7 @@ impl OpenElements {
             if !BREAKOUT.contains(&name) {
                 // an SVG or MathML element, whatever its name
                 self.push(name);
-                return self.depth() <= self.max;
+                return self.keep_top(self.depth() <= self.max);
             }
             self.pop_to(foreign);
         }
@@ -93,7 +98,7 @@ impl OpenElements {
             // the builder ignores all but framesets in one; if it ignored
             // the frameset, every tag after it counts, and none closes
             self.push(name);
-            return self.depth() <= self.max || KEPT.contains(&name);
+            return self.keep_top(self.depth() <= self.max || KEPT.contains(&name));
         }
         // the builder's adoption agency for an open link or `nobr`
         if name == "a" {
@@ -117,6 +122,14 @@ impl OpenElements {
         let kept = (self.depth() <= self.max && !too_many) || KEPT.contains(&name);
         if kept {
             self.record(name, attrs, id);
+        }
+        self.keep_top(kept)
+    }
+
+    /// Marks the element last opened as dropped unless `kept`; `kept`.
+    fn keep_top(&mut self, kept: bool) -> bool {
+        if let Some(top) = self.stack.last_mut() {
+            top.dropped = !kept;
         }
         kept
     }
@@ -165,7 +178,7 @@ impl OpenElements {
                 let Some(context) = self.table_context() else {
                     return false; // outside a table the builder ignores them
                 };
-                self.pop_to(context + 1);
+                self.clear_to_table(context);
             }
             "button" => {
                 if let Some(button) = self.in_scope("button") {
@@ -181,8 +194,11 @@ impl OpenElements {
             }
             "select" => {
                 if let Some(select) = self.in_scope("select") {
+                    let ignored = !self.stack[select].dropped;
                     self.pop_to(select);
-                    return false;
+                    if ignored {
+                        return false;
+                    }
                 }
             }
             "option" | "optgroup" if self.in_scope("select").is_some() => {
@@ -203,8 +219,12 @@ impl OpenElements {
     /// table rows and sections): the formatting elements the builder
     /// opens again for it, and for table structure the open cell and
     /// whatever was opened in it or in the table after it, which the
-    /// builder closes.
+    /// builder closes. Nothing in a frameset, where the builder ignores
+    /// them.
     pub fn uncounted(&mut self, name: &str) {
+        if self.topmost("frameset").is_some() {
+            return;
+        }
         if name == "input" {
             if let Some(select) = self.in_scope("select") {
                 self.pop_to(select); // an input ends a select
@@ -212,7 +232,7 @@ impl OpenElements {
         }
         if TABLE_PARTS.contains(&name) {
             if let Some(context) = self.table_context() {
-                self.pop_to(context + 1);
+                self.clear_to_table(context);
             }
         } else if INLINE_VOID.contains(&name) {
             self.reopen_formatting();
@@ -231,14 +251,14 @@ impl OpenElements {
     /// tag is kept: the element it closes was, or it closes nothing and
     /// the page is no deeper than the bound here.
     pub fn close(&mut self, name: &str) -> bool {
-        let max = self.max;
-        let kept = |index: usize| index < max || KEPT.contains(&name);
+        let kept = |open: &Open| !open.dropped || KEPT.contains(&name);
         if name != "frameset" && self.topmost("frameset").is_some() {
             return self.depth() <= self.max || KEPT.contains(&name);
         }
         if FORMATTING.contains(&name) && self.foreign_root().is_none() {
             if let Some(closed) = self.close_formatting(name, false) {
-                return closed.map_or(self.depth() <= self.max, kept);
+                // the formatting list holds kept elements only
+                return closed || self.depth() <= self.max;
             }
         }
         let index = match name {
@@ -249,8 +269,9 @@ impl OpenElements {
                 let Some(form) = self.in_scope("form") else {
                     return self.depth() <= self.max;
                 };
+                let kept = kept(&self.stack[form]);
                 self.remove(form); // and only the form
-                return kept(form);
+                return kept;
             }
             "table" | "td" | "th" => self.topmost(name).filter(|&i| self.after_mark(i, true)),
             "li" => self.in_scope(name).filter(|&i| {
@@ -265,12 +286,13 @@ impl OpenElements {
         };
         match index {
             Some(index) => {
+                let kept = kept(&self.stack[index]);
                 let marker = self.stack[index].marker && !CELLS.contains(&name);
                 self.pop_to(index);
                 if marker {
                     self.formatting.clear_to_marker();
                 }
-                kept(index)
+                kept
             }
             None => self.depth() <= self.max || KEPT.contains(&name),
         }
@@ -281,17 +303,17 @@ impl OpenElements {
     /// after it, or alone if a special element was opened after it (the
     /// builder moves that one out from under it). Out of scope, the
     /// element stays, unless a new link is opened (`link`): then it is
-    /// taken out alone. `None` if `name` is not in the list, else where
-    /// its element was, if it was closed.
-    fn close_formatting(&mut self, name: &str, link: bool) -> Option<Option<usize>> {
+    /// taken out alone. `None` if `name` is not in the list, else whether
+    /// its element was closed.
+    fn close_formatting(&mut self, name: &str, link: bool) -> Option<bool> {
         let (place, id) = self.formatting.last(name)?;
         let Some(index) = self.stack.iter().rposition(|open| open.id == id) else {
             self.formatting.remove(place);
-            return Some(None);
+            return Some(false);
         };
         let in_scope = self.after_mark(index, false);
         if !in_scope && !link {
-            return Some(None);
+            return Some(false);
         }
         self.formatting.remove(place);
         let special_after = self.specials.last().is_some_and(|&special| special > index);
@@ -300,7 +322,7 @@ impl OpenElements {
         } else {
             self.pop_to(index);
         }
-        Some(Some(index))
+        Some(true)
     }
 
     /// Opens again the formatting elements a block closed, as the builder
@@ -433,92 +455,7 @@ impl OpenElements {
             .is_none_or(|table| table < cell)
             .then_some(cell)
     }
-
-    fn push(&mut self, name: &str) -> u64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.open_ids.insert(id);
-        self.index(self.stack.len(), name);
-        self.stack.push(Open {
-            name: name.to_string(),
-            id,
-            marker: false,
-        });
-        id
-    }
-
-    /// Records the element `name` at `index` in the places.
-    fn index(&mut self, index: usize, name: &str) {
-        match self.at.get_mut(name) {
-            Some(at) => at.push(index),
-            None => {
-                self.at.insert(name.to_string(), vec![index]);
-            }
-        }
-        if matches!(name, "svg" | "math") {
-            self.foreign_roots += 1;
-        }
-        let kinds = kinds(name);
-        for (places, bit) in [
-            (&mut self.specials, IS_SPECIAL),
-            (&mut self.scope_marks, IS_SCOPE_MARK),
-            (&mut self.table_marks, IS_TABLE_MARK),
-        ] {
-            if kinds & bit != 0 {
-                places.push(index);
-            }
-        }
-        if kinds & IS_SPECIAL != 0 && !matches!(name, "address" | "div" | "p") {
-            self.list_stops.push(index);
-        }
-    }
-
-    /// Forgets the places at `index` and after.
-    fn unindex(&mut self, from: usize) {
-        for open in &self.stack[from..] {
-            if matches!(open.name.as_str(), "svg" | "math") {
-                self.foreign_roots -= 1;
-            }
-            if let Some(at) = self.at.get_mut(&open.name) {
-                at.truncate(at.partition_point(|&i| i < from));
-            }
-        }
-        for places in [
-            &mut self.specials,
-            &mut self.scope_marks,
-            &mut self.table_marks,
-            &mut self.list_stops,
-        ] {
-            places.truncate(places.partition_point(|&i| i < from));
-        }
-    }
-
-    /// Closes the element at `index` and every element opened after it.
-    fn pop_to(&mut self, index: usize) {
-        if index >= self.stack.len() {
-            return;
-        }
-        self.unindex(index);
-        for open in self.stack.drain(index..).rev() {
-            self.open_ids.remove(&open.id);
-            // a cell or caption closes with its marker however it closes;
-            // `applet`, `marquee`, `object` and `template` by their own end
-            // tag only (see `close`)
-            if open.marker && CELLS.contains(&open.name.as_str()) {
-                self.formatting.clear_to_marker();
-            }
-        }
-    }
-
-    /// Takes the element at `index` out of the stack, leaving the elements
-    /// opened after it open.
-    fn remove(&mut self, index: usize) {
-        self.unindex(index);
-        let open = self.stack.remove(index);
-        self.open_ids.remove(&open.id);
-        for i in index..self.stack.len() {
-            let name = self.stack[i].name.clone();
-            self.index(i, &name);
-        }
-    }
 }
+
+#[path = "open_elements_places.rs"]
+mod places;
