@@ -33,6 +33,8 @@ pub mod status;
 pub mod stop;
 pub mod store;
 pub mod strategy;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod updatedb;
 pub mod urls;
 pub mod webgraph;

@@ -339,7 +339,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #![proptest_config(ProptestConfig::with_cases(crate::testing::cases(2000)))]
 
         #[test]
         fn normalize_is_canonical_on_generated_urls(input in url_ish()) {

@@ -158,7 +158,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig::with_cases(crate::testing::cases(64)))]
         #[test]
         fn any_markup_gives_an_answer_without_panicking(
             html in "(<(p|div|nav|a href=x|table|td|script|h1)>|</(p|div|a|nav)>|[a-z ]{1,30}|&amp;|<!--|\u{3042}){0,60}"

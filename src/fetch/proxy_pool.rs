@@ -411,7 +411,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(crate::testing::cases(64)))]
 
         /// Whatever bytes a proxy answers — after a valid status line or
         /// not — the fetch ends with a row (a status or an error), within

@@ -196,7 +196,7 @@ fn a_huge_binary_robots_txt_is_read_quickly() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(crate::testing::cases(256)))]
 
     #[test]
     fn any_answer_is_interpreted_without_a_panic(

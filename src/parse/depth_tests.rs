@@ -8,7 +8,7 @@ use proptest::prelude::*;
 
 use super::{bounded, MAX_DEPTH};
 use crate::parse::html::extract;
-use crate::parse::html::tests::cases;
+use crate::testing::cases;
 
 /// The real pages saved with the tests (`tests/real-html/*/source.html`).
 pub(crate) fn real_pages() -> Vec<(String, String)> {

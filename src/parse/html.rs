@@ -481,4 +481,4 @@ fn context_around(text: &str, start: usize, end: usize) -> String {
 
 #[cfg(test)]
 #[path = "html_tests.rs"]
-pub(crate) mod tests;
+mod tests;

@@ -5,6 +5,8 @@
 
 use proptest::prelude::*;
 
+use crate::testing::cases;
+
 use super::*;
 
 const PAGE: &str = r#"<!doctype html><html lang="ja"><head><title> 人権 宣言 </title>
@@ -296,15 +298,6 @@ pub fn document() -> impl Strategy<Value = String> {
                 format!("<{tag}{}>{}{close}", attrs.concat(), children.concat())
             })
     })
-}
-
-/// How many documents a generated test tries: `PROPTEST_CASES`, or
-/// `default`.
-pub(crate) fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(default)
 }
 
 proptest! {
