@@ -82,14 +82,15 @@ fn kept(open: &mut OpenElements, tag: &Tag, kinds: u8, html: &str) -> bool {
     if tag.closing && kinds & IS_RAW_TEXT != 0 && !open.is_open(name) {
         return true; // the end of raw text, or stray
     }
-    if kinds & IS_UNCOUNTED != 0 {
+    let foreign = !tag.closing && open.opens_foreign(name);
+    if kinds & IS_UNCOUNTED != 0 && !foreign {
         if !tag.closing || name == "br" {
             // (the builder reads `</br>` as `<br>`)
             open.uncounted(name);
         }
         return true;
     }
-    if tag.self_closing && open.closes_itself(name) {
+    if tag.self_closing && foreign {
         return true;
     }
     if tag.closing {

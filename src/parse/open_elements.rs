@@ -51,9 +51,9 @@ pub struct OpenElements {
     open_ids: HashSet<u64>,
     next_id: u64,
     formatting: ActiveFormatting,
-    /// The builder's form pointer: a form is open, or was closed other
-    /// than by its end tag.
-    form: bool,
+    /// The builder's form pointer: the form element opened last outside
+    /// a template, until a `</form>` outside one; open or not.
+    form: Option<u64>,
     /// The `svg` and `math` elements open: without one, no tag needs the
     /// search for foreign content.
     foreign_roots: usize,
@@ -138,7 +138,7 @@ impl OpenElements {
     /// form pointer, a formatting element, a marker.
     fn record(&mut self, name: &str, attrs: &str, id: u64) {
         match name {
-            "form" => self.form = true,
+            "form" if !self.is_open("template") => self.form = Some(id),
             _ if FORMATTING.contains(&name) => self.formatting.push(name, attrs, id),
             _ if MARKERS.contains(&name) => {
                 self.formatting.push_marker();
@@ -167,7 +167,7 @@ impl OpenElements {
     fn close_for(&mut self, name: &str) -> bool {
         match name {
             "html" | "body" => return false, // open from the start
-            "form" => return !self.form,
+            "form" => return self.form.is_none() || self.is_open("template"),
             "table" if self.open_cell().is_none() => {
                 let table = self.topmost("table");
                 if let Some(table) = table.filter(|&t| self.after_mark(t, true)) {
@@ -264,15 +264,7 @@ impl OpenElements {
         let index = match name {
             "html" | "body" => None, // the builder keeps everything open
             "frameset" => self.topmost(name),
-            "form" => {
-                self.form = false;
-                let Some(form) = self.in_scope("form") else {
-                    return self.depth() <= self.max;
-                };
-                let kept = kept(&self.stack[form]);
-                self.remove(form); // and only the form
-                return kept;
-            }
+            "form" => return self.close_form(),
             "table" | "td" | "th" => self.topmost(name).filter(|&i| self.after_mark(i, true)),
             "li" => self.in_scope(name).filter(|&i| {
                 let list = self.topmost("ol").max(self.topmost("ul"));
@@ -296,6 +288,31 @@ impl OpenElements {
             }
             None => self.depth() <= self.max || KEPT.contains(&name),
         }
+    }
+
+    /// `</form>`: outside a template, the form the builder's pointer
+    /// names leaves the stack alone, if it is open and in scope; in one,
+    /// the form in scope closes with what was opened after it. Whether
+    /// the tag is kept.
+    fn close_form(&mut self) -> bool {
+        let in_template = self.is_open("template");
+        let index = if in_template {
+            self.in_scope("form")
+        } else {
+            let id = self.form.take();
+            let at = self.stack.iter().rposition(|open| Some(open.id) == id);
+            at.filter(|&i| self.after_mark(i, false))
+        };
+        let Some(index) = index else {
+            return self.depth() <= self.max;
+        };
+        let kept = !self.stack[index].dropped;
+        if in_template {
+            self.pop_to(index);
+        } else {
+            self.remove(index);
+        }
+        kept
     }
 
     /// The adoption agency, as far as depth goes: the last `name` in the
@@ -355,10 +372,12 @@ impl OpenElements {
         !self.in_foreign_content() && self.topmost("frameset").is_none()
     }
 
-    /// Whether `<name/>` closes itself: in `<svg>` or `<math>` content,
-    /// unless it is an HTML tag that ends that content; elsewhere the
-    /// builder reads it as `<name>`.
-    pub fn closes_itself(&self, name: &str) -> bool {
+    /// Whether a start tag `name` opens an SVG or MathML element: in
+    /// `<svg>` or `<math>` content, unless it is an HTML tag that ends
+    /// that content. Such an element nests whatever its name (a `<tbody>`
+    /// or an `<input>` too), and `<name/>` closes it; elsewhere the
+    /// builder reads `<name/>` as `<name>`.
+    pub fn opens_foreign(&self, name: &str) -> bool {
         self.in_foreign_content() && !BREAKOUT.contains(&name)
     }
 

@@ -89,8 +89,16 @@ impl OpenElements {
     }
 
     /// What the builder closes for table structure in the table or
-    /// template at `context`: what was opened in it.
+    /// template at `context`: what was opened in it. Nothing in a
+    /// template with content open: the builder clears to it only while
+    /// it reads the template's content as table parts, and the model does
+    /// not follow which way it reads it (a `<div>` first: as a body,
+    /// where a `<td>` closes nothing).
     pub(super) fn clear_to_table(&mut self, context: usize) {
+        let template = self.stack[context].name == "template";
+        if template && context + 1 < self.stack.len() {
+            return;
+        }
         if self.stack[context].dropped {
             self.remove_dropped(context + 1);
         } else {
