@@ -109,27 +109,28 @@ impl OpenElements {
     /// Takes the dropped elements at `from` and after out of the stack,
     /// leaving the others open.
     fn remove_dropped(&mut self, from: usize) {
-        self.unindex(from);
-        let rest: Vec<Open> = self.stack.drain(from..).collect();
-        for open in rest {
-            if open.dropped {
-                self.open_ids.remove(&open.id);
-            } else {
-                self.index(self.stack.len(), &open.name);
-                self.stack.push(open);
-            }
-        }
+        self.take_out(from, |open| open.dropped);
     }
 
     /// Takes the element at `index` out of the stack, leaving the elements
     /// opened after it open.
     pub(super) fn remove(&mut self, index: usize) {
-        self.unindex(index);
-        let open = self.stack.remove(index);
-        self.open_ids.remove(&open.id);
-        for i in index..self.stack.len() {
-            let name = self.stack[i].name.clone();
-            self.index(i, &name);
+        let id = self.stack[index].id;
+        self.take_out(index, |open| open.id == id);
+    }
+
+    /// Takes the elements at `from` and after that `out` picks out of the
+    /// stack, and records the others at their new places.
+    fn take_out(&mut self, from: usize, out: impl Fn(&Open) -> bool) {
+        self.unindex(from);
+        let rest: Vec<Open> = self.stack.drain(from..).collect();
+        for open in rest {
+            if out(&open) {
+                self.open_ids.remove(&open.id);
+            } else {
+                self.index(self.stack.len(), &open.name);
+                self.stack.push(open);
+            }
         }
     }
 }
