@@ -142,11 +142,20 @@ pub const PROXY_VARIABLES: [&str; 6] = [
 /// header arrives there as `HTTP_PROXY` ("httpoxy") and must not open the
 /// guard to a host it names.
 pub fn proxies(explicit: Option<&str>) -> Vec<String> {
-    let cgi = std::env::var_os("REQUEST_METHOD").is_some();
+    proxies_in(explicit, |var| match var {
+        // set at all, even to bytes that are not UTF-8
+        "REQUEST_METHOD" => std::env::var_os(var).map(|v| v.to_string_lossy().into_owned()),
+        _ => std::env::var(var).ok(),
+    })
+}
+
+/// [`proxies`] with the environment read through `env`.
+fn proxies_in(explicit: Option<&str>, env: impl Fn(&str) -> Option<String>) -> Vec<String> {
+    let cgi = env("REQUEST_METHOD").is_some();
     let from_env = PROXY_VARIABLES
         .into_iter()
         .filter(|_| !cgi)
-        .filter_map(|var| std::env::var(var).ok())
+        .filter_map(&env)
         .filter(|v| !v.trim().is_empty());
     explicit
         .map(str::to_string)
@@ -205,6 +214,28 @@ mod tests {
             Err(e) => e.to_string(),
         };
         assert!(err.contains("private-address: loopback"), "{err}");
+    }
+
+    #[test]
+    fn a_cgi_script_takes_no_proxy_from_its_environment() {
+        let env = |cgi: bool| {
+            move |var: &str| match var {
+                "REQUEST_METHOD" if cgi => Some("GET".to_string()),
+                "HTTP_PROXY" => Some("http://169.254.169.254:80".to_string()),
+                "https_proxy" => Some(" ".to_string()),
+                _ => None,
+            }
+        };
+        assert_eq!(
+            proxies_in(Some("127.0.0.1:3128"), env(false)),
+            ["127.0.0.1:3128", "http://169.254.169.254:80"]
+        );
+        // httpoxy: a request's `Proxy:` header arrives as HTTP_PROXY
+        assert_eq!(
+            proxies_in(Some("127.0.0.1:3128"), env(true)),
+            ["127.0.0.1:3128"]
+        );
+        assert!(proxies_in(None, env(true)).is_empty());
     }
 
     #[tokio::test]
