@@ -7,6 +7,7 @@
 //! resolves the crawled names itself.
 
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::net::SocketAddr;
 
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
@@ -142,20 +143,17 @@ pub const PROXY_VARIABLES: [&str; 6] = [
 /// header arrives there as `HTTP_PROXY` ("httpoxy") and must not open the
 /// guard to a host it names.
 pub fn proxies(explicit: Option<&str>) -> Vec<String> {
-    proxies_in(explicit, |var| match var {
-        // set at all, even to bytes that are not UTF-8
-        "REQUEST_METHOD" => std::env::var_os(var).map(|v| v.to_string_lossy().into_owned()),
-        _ => std::env::var(var).ok(),
-    })
+    proxies_in(explicit, |var| std::env::var_os(var))
 }
 
-/// [`proxies`] with the environment read through `env`.
-fn proxies_in(explicit: Option<&str>, env: impl Fn(&str) -> Option<String>) -> Vec<String> {
+/// [`proxies`] with the environment read through `env`: CGI is any
+/// `REQUEST_METHOD`, a proxy any value in UTF-8 that is not blank.
+fn proxies_in(explicit: Option<&str>, env: impl Fn(&str) -> Option<OsString>) -> Vec<String> {
     let cgi = env("REQUEST_METHOD").is_some();
     let from_env = PROXY_VARIABLES
         .into_iter()
         .filter(|_| !cgi)
-        .filter_map(&env)
+        .filter_map(|var| env(var)?.into_string().ok())
         .filter(|v| !v.trim().is_empty());
     explicit
         .map(str::to_string)
@@ -220,9 +218,9 @@ mod tests {
     fn a_cgi_script_takes_no_proxy_from_its_environment() {
         let env = |cgi: bool| {
             move |var: &str| match var {
-                "REQUEST_METHOD" if cgi => Some("GET".to_string()),
-                "HTTP_PROXY" => Some("http://169.254.169.254:80".to_string()),
-                "https_proxy" => Some(" ".to_string()),
+                "REQUEST_METHOD" if cgi => Some(OsString::from("GET")),
+                "HTTP_PROXY" => Some(OsString::from("http://169.254.169.254:80")),
+                "https_proxy" => Some(OsString::from(" ")),
                 _ => None,
             }
         };
