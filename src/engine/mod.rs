@@ -10,6 +10,7 @@
 //! see `cluster`); everything else here is the same for every engine.
 
 mod bounds;
+mod clock;
 #[cfg(feature = "ballista")]
 pub mod cluster;
 mod kind;
@@ -18,11 +19,14 @@ mod mem_table_codec;
 mod staging;
 
 pub use bounds::{MAX_QUERY_BYTES, MAX_QUERY_OPERATORS};
+use clock::Stage;
+pub use clock::{QueryClock, QueryTime};
 pub use kind::{host_and_port, EngineKind};
 pub use staging::{release, Held, Reservation, STAGE_BYTES};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::dataframe::DataFrame;
@@ -32,6 +36,7 @@ use datafusion::execution::context::{SQLOptions, SessionConfig, SessionContext};
 use datafusion::execution::disk_manager::DiskManagerBuilder;
 use datafusion::execution::memory_pool::{FairSpillPool, MemoryPool, UnboundedMemoryPool};
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::physical_plan::SendableRecordBatchStream;
 use datafusion::prelude::ParquetReadOptions;
 use datafusion::scalar::ScalarValue;
 use futures::StreamExt;
@@ -85,6 +90,8 @@ pub struct Engine {
     /// together ([`Engine::hold`]); a limit of 0 writes every one to
     /// Parquet.
     stage: Arc<staging::StageBudget>,
+    /// How long each query took ([`Engine::clock`]).
+    clock: QueryClock,
     /// The names [`register_view`](Self::register_view) registered, each
     /// once, for [`PhaseViews`].
     views: std::sync::Mutex<Vec<String>>,
@@ -169,12 +176,18 @@ impl Engine {
             ctx,
             sql_dir,
             stage,
+            clock: QueryClock::default(),
             views: std::sync::Mutex::default(),
         }
     }
 
     pub fn context(&self) -> &SessionContext {
         &self.ctx
+    }
+
+    /// How long each query took since the clock was last read.
+    pub fn clock(&self) -> &QueryClock {
+        &self.clock
     }
 
     /// The text of `sql/<name>`: from `--sql-dir` if that has it, else embedded.
@@ -193,13 +206,34 @@ impl Engine {
     /// Plans `sql/<name>` with `params` bound.
     pub async fn query_file(&self, name: &str, params: &Params) -> Result<DataFrame> {
         let sql = self.sql_text(name)?;
-        self.query(&sql, params)
+        let started = Instant::now();
+        let df = self
+            .plan(&sql, params)
             .await
-            .map_err(|e| with_context(e, &format!("running sql/{name}")))
+            .map_err(|e| with_context(e, &format!("running sql/{name}")))?;
+        self.clock.planned(name, started.elapsed());
+        Ok(df)
+    }
+
+    /// Table `name` as it is, read on the clock as `table NAME`.
+    pub async fn table(&self, name: &str) -> Result<DataFrame> {
+        let started = Instant::now();
+        let df = self.ctx.table(name).await.map_err(Error::sql(name))?;
+        self.clock
+            .planned(&format!("table {name}"), started.elapsed());
+        Ok(df)
     }
 
     /// Plans a SQL statement with `params` bound.
     pub async fn query(&self, sql: &str, params: &Params) -> Result<DataFrame> {
+        let started = Instant::now();
+        let df = self.plan(sql, params).await?;
+        self.clock
+            .planned(&clock::inline_label(sql), started.elapsed());
+        Ok(df)
+    }
+
+    async fn plan(&self, sql: &str, params: &Params) -> Result<DataFrame> {
         let context = "running SQL";
         let df = self.ctx.sql(sql).await.map_err(Error::sql(context))?;
         let values = params.used_by(sql);
@@ -351,6 +385,7 @@ impl Engine {
 
     /// Registers a planned query as view `name`.
     pub fn register_view(&self, name: &str, df: DataFrame) -> Result<()> {
+        self.clock.viewed();
         self.deregister(name)?;
         self.ctx
             .register_table(name, df.into_view())
@@ -386,9 +421,13 @@ impl Engine {
                 .filter(datafusion::prelude::col(column))
                 .map_err(Error::sql(table))?;
         }
-        df.count()
+        let started = Instant::now();
+        let rows = df
+            .count()
             .await
-            .map_err(Error::sql(format!("counting {table}")))
+            .map_err(Error::sql(format!("counting {table}")))?;
+        self.clock.since(Some(table), Stage::Run, started);
+        Ok(rows)
     }
 
     /// Registers each `(name, sql file)` as a view, in order, so a later
@@ -413,16 +452,28 @@ impl Engine {
 
     /// Runs `df` and streams its rows into `writer`'s segment.
     pub async fn write(&self, df: DataFrame, writer: SegmentWriter) -> Result<Staged> {
+        let stream = self.start(df).await?;
+        let started = Instant::now();
+        let staged = write_stream(Vec::new(), stream, writer).await;
+        self.clock.since(None, Stage::Run, started);
+        staged
+    }
+
+    /// Makes `df`'s physical plan and starts it, on the clock.
+    async fn start(&self, df: DataFrame) -> Result<SendableRecordBatchStream> {
+        let started = Instant::now();
         let stream = df.execute_stream().await.map_err(run_error)?;
-        write_stream(Vec::new(), stream, writer).await
+        self.clock.since(None, Stage::Start, started);
+        Ok(stream)
     }
 
     /// Runs `df`, its rows a batch at a time.
-    pub async fn stream(
-        &self,
-        df: DataFrame,
-    ) -> Result<datafusion::physical_plan::SendableRecordBatchStream> {
-        df.execute_stream().await.map_err(run_error)
+    pub async fn stream(&self, df: DataFrame) -> Result<SendableRecordBatchStream> {
+        let stream = self.start(df).await?;
+        // its rows are read by the caller, on the caller's time
+        self.clock
+            .spent(None, Stage::Run, std::time::Duration::ZERO);
+        Ok(stream)
     }
 
     /// Runs `df` and collects its rows.
@@ -430,7 +481,13 @@ impl Engine {
         &self,
         df: DataFrame,
     ) -> Result<Vec<datafusion::arrow::array::RecordBatch>> {
-        df.collect().await.map_err(run_error)
+        let stream = self.start(df).await?;
+        let started = Instant::now();
+        let rows = datafusion::physical_plan::common::collect(stream)
+            .await
+            .map_err(run_error);
+        self.clock.since(None, Stage::Run, started);
+        rows
     }
 }
 

@@ -14,8 +14,10 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::error::ArrowError;
 use datafusion::dataframe::DataFrame;
 use datafusion::datasource::TableProvider;
+use datafusion::physical_plan::SendableRecordBatchStream;
 use futures::StreamExt;
 
+use super::clock::Stage;
 use super::{nullable, run_error, write_stream, Engine};
 use crate::error::{Error, Result};
 use crate::store::segment::{conform, SegmentWriter, Staged};
@@ -111,7 +113,21 @@ impl Engine {
         scratch: impl FnOnce() -> Result<SegmentWriter>,
     ) -> Result<Held> {
         let schema = nullable(schema);
-        let mut stream = df.execute_stream().await.map_err(run_error)?;
+        let stream = self.start(df).await?;
+        let started = std::time::Instant::now();
+        let held = self.hold_rows(name, schema, stream, scratch).await;
+        self.clock.since(None, Stage::Run, started);
+        held
+    }
+
+    /// Holds the rows of `stream` as [`hold`](Self::hold) says.
+    async fn hold_rows(
+        &self,
+        name: &str,
+        schema: SchemaRef,
+        mut stream: SendableRecordBatchStream,
+        scratch: impl FnOnce() -> Result<SegmentWriter>,
+    ) -> Result<Held> {
         let mut held = Vec::new();
         let mut bytes = 0;
         let room = self.stage.room();

@@ -21,7 +21,8 @@ use crate::generate::GenerateOptions;
 use crate::lang::TargetLang;
 use crate::report::Format;
 use crate::store::schema::{
-    FETCH, LINKS, MISS_BY_DISTANCE, PARSE, ROUND_TIMES, SIM_METRICS, WEB_LINKS, WEB_PAGES,
+    FETCH, LINKS, MISS_BY_DISTANCE, PARSE, QUERY_TIMES, ROUND_TIMES, SIM_METRICS, WEB_LINKS,
+    WEB_PAGES,
 };
 use crate::store::segment::conform;
 use crate::store::{CrawlConfig, CrawlDir, Phase, RoundId, SegmentWriter};
@@ -73,6 +74,11 @@ impl SimDir {
     /// The seconds each phase of each round took (`round_times.rs`).
     pub fn round_times(&self) -> PathBuf {
         self.root.join("round_times")
+    }
+
+    /// The seconds each query of each phase took (`round_times.rs`).
+    pub fn query_times(&self) -> PathBuf {
+        self.root.join("query_times")
     }
 
     /// The pages a perfect crawler follows links to (url, follow).
@@ -133,6 +139,7 @@ pub async fn run(
     let mut metrics = Vec::new();
     let mut misses = Vec::new();
     let mut round_times = Vec::new();
+    let mut query_times = Vec::new();
     for selection in &options.selections {
         let selection = &for_web(selection, &info);
         let name = selection.strategy.name;
@@ -155,6 +162,7 @@ pub async fn run(
             .await?;
         misses.extend(engine.collect(df).await?);
         round_times.push(times.batch(name)?);
+        query_times.push(times.query_batch(name)?);
         log(format!(
             "simulate {name}: {rounds} rounds in {:.1} s ({times})",
             started.elapsed().as_secs_f64()
@@ -163,6 +171,7 @@ pub async fn run(
     write_table(&sim.metrics(), SIM_METRICS.clone(), metrics)?;
     write_table(&sim.miss_by_distance(), MISS_BY_DISTANCE.clone(), misses)?;
     write_table(&sim.round_times(), ROUND_TIMES.clone(), round_times)?;
+    write_table(&sim.query_times(), QUERY_TIMES.clone(), query_times)?;
     final_table(engine, &sim).await
 }
 
@@ -232,6 +241,8 @@ async fn crawl_rounds(
 ) -> Result<u32> {
     let mut requested = 0u64;
     let mut rounds = 0;
+    // the crawl's start is not a round's
+    engine.clock().take();
     while options.rounds.is_none_or(|limit| rounds < limit) {
         let budget = options
             .pages
@@ -257,12 +268,15 @@ async fn crawl_rounds(
         };
         requested += report.urls as u64;
         let round = RoundId(report.round);
+        times.queries(engine, round.0, "generate");
         let started = Instant::now();
         look_up_round(engine, crawl, round).await?;
         time.look_up = started.elapsed();
+        times.queries(engine, round.0, "look-up");
         let started = Instant::now();
         crate::updatedb::run(engine, crawl, selection).await?;
         time.updatedb = started.elapsed();
+        times.queries(engine, round.0, "updatedb");
         times.push(time);
         crate::catalog::crawldb(engine, crawl).await?;
         let params = Params::new()
@@ -274,11 +288,13 @@ async fn crawl_rounds(
         rounds += 1;
         let stop_rule =
             selection.params.min_yield.is_some() || selection.params.max_pages.is_some();
-        if stop_rule
+        let stop = stop_rule
             && crate::stop::after_round(engine, crawl, None)
                 .await?
-                .is_some()
-        {
+                .is_some();
+        // simulate's own: the round's metrics, the stop rule
+        times.queries(engine, round.0, "report");
+        if stop {
             break;
         }
     }

@@ -186,11 +186,7 @@ async fn fit_model(
         engine.register_batches(name, SchemaRef::clone(schema), batches.clone())?;
         match segment {
             Some(dir) => {
-                let df = engine
-                    .context()
-                    .table(name)
-                    .await
-                    .map_err(Error::sql(name))?;
+                let df = engine.table(name).await?;
                 write_segment(engine, df, dir, schema).await?;
             }
             None => engine.register_batches(
@@ -212,15 +208,22 @@ async fn write_scored(
     keep: Option<Learned<'_>>,
     carry_at: &Path,
 ) -> Result<Option<Scratch>> {
-    let frontier = engine
-        .query(
+    // each planned just before it runs: the engine's clock counts a run
+    // against the query planned last
+    let frontier = || {
+        engine.query(
             "SELECT * FROM open_links WHERE dst_relevant IS NULL",
             params,
         )
-        .await?;
+    };
     let Some(keep) = keep else {
-        let carried =
-            crate::catalog::scratch(engine, "frontier_carried", frontier, carry_at, &FRONTIER);
+        let carried = crate::catalog::scratch(
+            engine,
+            "frontier_carried",
+            frontier().await?,
+            carry_at,
+            &FRONTIER,
+        );
         return Ok(Some(carried.await?));
     };
     let round_scores = engine
@@ -230,7 +233,7 @@ async fn write_scored(
         )
         .await?;
     write_segment(engine, round_scores, keep.scores, &SCORES).await?;
-    write_segment(engine, frontier, keep.frontier, &FRONTIER).await?;
+    write_segment(engine, frontier().await?, keep.frontier, &FRONTIER).await?;
     Ok(None)
 }
 

@@ -138,6 +138,35 @@ fn a_live_crawl_and_its_replay_fetch_the_same_urls() {
         assert!(seconds.iter().all(|&s| s > 0.0), "{row:?}");
         assert!(seconds.iter().sum::<f64>() < elapsed, "{row:?}");
     }
+    // query_times.csv: within each round's phase, each SQL file's seconds,
+    // which together take no longer than the phase did
+    let queries = csv_rows(&out.join("query_times.csv"));
+    let spent = |round: &str, phase: &str| -> f64 {
+        let rows = queries
+            .iter()
+            .filter(|q| q["round"] == round && q["phase"] == phase);
+        let stages = ["plan_s", "start_s", "run_s"];
+        rows.flat_map(|q| stages.map(|c| q[c].parse::<f64>().unwrap()))
+            .sum()
+    };
+    for row in &times {
+        let round = &row["round"];
+        for (phase, column) in [("generate", "generate_s"), ("updatedb", "updatedb_s")] {
+            let took: f64 = row[column].parse().unwrap();
+            let queries_took = spent(round, phase);
+            assert!(
+                queries_took > 0.0 && queries_took <= took,
+                "round {round} {phase}: queries {queries_took} s of {took} s"
+            );
+        }
+        let merged = queries.iter().find(|q| {
+            &q["round"] == round
+                && q["phase"] == "updatedb"
+                && q["query"] == "steps/merge_crawldb.sql"
+        });
+        let merged = merged.unwrap_or_else(|| panic!("round {round}: no merge in {queries:?}"));
+        assert_eq!(merged["runs"], "1", "{merged:?}");
+    }
 }
 
 /// A simulation's CSV table as rows of named fields.

@@ -61,7 +61,7 @@ pub(in crate::cli) async fn simulate(ctx: &Context, args: &SimulateArgs) -> Resu
 pub(in crate::cli) async fn print_tables(ctx: &Context, sim: &crate::sim::SimDir) -> Result<()> {
     let table = crate::sim::final_table(&ctx.engine, sim).await?;
     println!(
-        "\nFinal table (details in {}: metrics.csv, miss_by_distance.csv, round_times.csv, one crawl per strategy):\n{}",
+        "\nFinal table (details in {}: metrics.csv, miss_by_distance.csv, round_times.csv, query_times.csv, one crawl per strategy):\n{}",
         sim.root().display(),
         crate::report::format(&table, Format::Table)?
     );

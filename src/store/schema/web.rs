@@ -83,6 +83,23 @@ pub static ROUND_TIMES: LazyLock<SchemaRef> = LazyLock::new(|| {
     ]))
 });
 
+/// `simulate`'s query timings (`sim/round_times.rs`, `engine::QueryClock`):
+/// per strategy, round and phase, each SQL file (or inline statement, or
+/// table read as it is) with the times it ran and the wall-clock seconds
+/// it took to plan, to start (its physical plan) and to run.
+pub static QUERY_TIMES: LazyLock<SchemaRef> = LazyLock::new(|| {
+    Arc::new(Schema::new(vec![
+        utf8("strategy", false),
+        int32("round", false),
+        utf8("phase", false),
+        utf8("query", false),
+        Field::new("runs", DataType::Int64, false),
+        float64("plan_s", false),
+        float64("start_s", false),
+        float64("run_s", false),
+    ]))
+});
+
 /// `simulate`'s miss ratio against distance from the seeds, per strategy.
 pub static MISS_BY_DISTANCE: LazyLock<SchemaRef> = LazyLock::new(|| {
     Arc::new(Schema::new(vec![
