@@ -124,21 +124,27 @@ mod tests {
     #[test]
     fn a_run_counts_against_the_file_planned_last_and_a_view_against_its_reader() {
         let clock = QueryClock::default();
-        clock.planned("views/a.sql", MS);
+        clock.planned("views/server_stats.sql", MS);
         clock.viewed();
-        clock.planned("steps/b.sql", 2 * MS);
+        clock.planned("steps/merge_crawldb.sql", 2 * MS);
         clock.spent(None, Stage::Start, 3 * MS);
         clock.spent(None, Stage::Run, 4 * MS);
         // nothing planned since: a registered table written out
         clock.spent(None, Stage::Run, 5 * MS);
         clock.spent(Some("crawldb"), Stage::Run, 6 * MS);
-        clock.planned("steps/b.sql", MS);
+        clock.planned("steps/merge_crawldb.sql", MS);
         clock.spent(None, Stage::Run, MS);
         let times = clock.take();
         let of = |q: &str| times.iter().find(|t| t.query == q).cloned().unwrap();
         assert_eq!(times.len(), 4);
-        assert_eq!((of("views/a.sql").runs, of("views/a.sql").plan), (0, MS));
-        let b = of("steps/b.sql");
+        assert_eq!(
+            (
+                of("views/server_stats.sql").runs,
+                of("views/server_stats.sql").plan
+            ),
+            (0, MS)
+        );
+        let b = of("steps/merge_crawldb.sql");
         assert_eq!(
             (b.runs, b.plan, b.start, b.run),
             (2, 3 * MS, 3 * MS, 5 * MS)
