@@ -16,12 +16,14 @@ pub mod cluster;
 mod kind;
 #[cfg(feature = "ballista")]
 mod mem_table_codec;
+mod params;
+mod run;
 mod staging;
 
 pub use bounds::{MAX_QUERY_BYTES, MAX_QUERY_OPERATORS};
-use clock::Stage;
 pub use clock::{QueryClock, QueryTime};
 pub use kind::{host_and_port, EngineKind};
+pub use params::Params;
 pub use staging::{release, Held, Reservation, STAGE_BYTES};
 
 use std::path::{Path, PathBuf};
@@ -36,51 +38,10 @@ use datafusion::execution::context::{SQLOptions, SessionConfig, SessionContext};
 use datafusion::execution::disk_manager::DiskManagerBuilder;
 use datafusion::execution::memory_pool::{FairSpillPool, MemoryPool, UnboundedMemoryPool};
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
-use datafusion::physical_plan::SendableRecordBatchStream;
 use datafusion::prelude::ParquetReadOptions;
 use datafusion::scalar::ScalarValue;
-use futures::StreamExt;
 
 use crate::error::{Error, Result};
-use crate::store::segment::{SegmentWriter, Staged};
-
-/// Named values for a query's `$placeholders`.
-#[derive(Debug, Clone, Default)]
-pub struct Params(Vec<(String, ScalarValue)>);
-
-impl Params {
-    pub fn new() -> Self {
-        Params::default()
-    }
-
-    pub fn set(mut self, name: &str, value: impl Into<ScalarValue>) -> Self {
-        self.0.retain(|(n, _)| n != name);
-        self.0.push((name.to_string(), value.into()));
-        self
-    }
-
-    /// The value set for `name`.
-    pub fn get(&self, name: &str) -> Option<&ScalarValue> {
-        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
-    }
-
-    /// Only the parameters that `sql` mentions, so DataFusion sees no strays.
-    fn used_by(&self, sql: &str) -> Vec<(String, ScalarValue)> {
-        self.0
-            .iter()
-            .filter(|(name, _)| mentions_placeholder(sql, name))
-            .cloned()
-            .collect()
-    }
-}
-
-fn mentions_placeholder(sql: &str, name: &str) -> bool {
-    let needle = format!("${name}");
-    sql.match_indices(&needle).any(|(at, _)| {
-        let next = sql[at + needle.len()..].chars().next();
-        !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
-    })
-}
 
 /// A DataFusion session and the SQL it runs.
 pub struct Engine {
@@ -412,24 +373,6 @@ impl Engine {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Counts the rows of a registered table; with `where_true`, only the
-    /// rows where that boolean column is true.
-    pub async fn count_rows(&self, table: &str, where_true: Option<&str>) -> Result<usize> {
-        let mut df = self.ctx.table(table).await.map_err(Error::sql(table))?;
-        if let Some(column) = where_true {
-            df = df
-                .filter(datafusion::prelude::col(column))
-                .map_err(Error::sql(table))?;
-        }
-        let started = Instant::now();
-        let rows = df
-            .count()
-            .await
-            .map_err(Error::sql(format!("counting {table}")))?;
-        self.clock.since(Some(table), Stage::Run, started);
-        Ok(rows)
-    }
-
     /// Registers each `(name, sql file)` as a view, in order, so a later
     /// file may read an earlier view.
     pub async fn register_query_views(
@@ -448,46 +391,6 @@ impl Engine {
             .deregister_table(name)
             .map(|_| ())
             .map_err(Error::sql(name))
-    }
-
-    /// Runs `df` and streams its rows into `writer`'s segment.
-    pub async fn write(&self, df: DataFrame, writer: SegmentWriter) -> Result<Staged> {
-        let stream = self.start(df).await?;
-        let started = Instant::now();
-        let staged = write_stream(Vec::new(), stream, writer).await;
-        self.clock.since(None, Stage::Run, started);
-        staged
-    }
-
-    /// Makes `df`'s physical plan and starts it, on the clock.
-    async fn start(&self, df: DataFrame) -> Result<SendableRecordBatchStream> {
-        let started = Instant::now();
-        let stream = df.execute_stream().await.map_err(run_error)?;
-        self.clock.since(None, Stage::Start, started);
-        Ok(stream)
-    }
-
-    /// Runs `df`, its rows a batch at a time.
-    pub async fn stream(&self, df: DataFrame) -> Result<SendableRecordBatchStream> {
-        let stream = self.start(df).await?;
-        // its rows are read by the caller, on the caller's time
-        self.clock
-            .spent(None, Stage::Run, std::time::Duration::ZERO);
-        Ok(stream)
-    }
-
-    /// Runs `df` and collects its rows.
-    pub async fn collect(
-        &self,
-        df: DataFrame,
-    ) -> Result<Vec<datafusion::arrow::array::RecordBatch>> {
-        let stream = self.start(df).await?;
-        let started = Instant::now();
-        let rows = datafusion::physical_plan::common::collect(stream)
-            .await
-            .map_err(run_error);
-        self.clock.since(None, Stage::Run, started);
-        rows
     }
 }
 
@@ -545,22 +448,6 @@ pub fn timestamp(ms: i64) -> ScalarValue {
     ScalarValue::TimestampMillisecond(Some(ms), Some("UTC".into()))
 }
 
-/// `held`'s rows, then the rest of `stream`'s, into `writer`'s segment.
-async fn write_stream(
-    held: Vec<datafusion::arrow::array::RecordBatch>,
-    mut stream: datafusion::physical_plan::SendableRecordBatchStream,
-    mut writer: SegmentWriter,
-) -> Result<Staged> {
-    for batch in &held {
-        writer.write(batch)?;
-    }
-    drop(held);
-    while let Some(batch) = stream.next().await {
-        writer.write(&batch.map_err(run_error)?)?;
-    }
-    writer.finish()
-}
-
 /// `schema` with every column nullable.
 fn nullable(schema: &SchemaRef) -> SchemaRef {
     let fields: Vec<_> = schema
@@ -569,17 +456,6 @@ fn nullable(schema: &SchemaRef) -> SchemaRef {
         .map(|f| f.as_ref().clone().with_nullable(true))
         .collect();
     Arc::new(datafusion::arrow::datatypes::Schema::new(fields))
-}
-
-/// A query's failure; running out of the memory pool says what to do.
-fn run_error(error: DataFusionError) -> Error {
-    if let DataFusionError::ResourcesExhausted(what) = error.find_root() {
-        let what = what.lines().next().unwrap_or_default();
-        return Error::OutOfMemory {
-            pool: what.to_string(),
-        };
-    }
-    Error::sql("running query")(error)
 }
 
 fn with_context(error: Error, context: &str) -> Error {

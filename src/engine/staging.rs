@@ -18,7 +18,8 @@ use datafusion::physical_plan::SendableRecordBatchStream;
 use futures::StreamExt;
 
 use super::clock::Stage;
-use super::{nullable, run_error, write_stream, Engine};
+use super::run::{run_error, write_stream};
+use super::{nullable, Engine};
 use crate::error::{Error, Result};
 use crate::store::segment::{conform, SegmentWriter, Staged};
 
