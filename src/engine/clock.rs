@@ -63,8 +63,9 @@ impl QueryClock {
         *lock(&self.planned) = None;
     }
 
-    /// The query planned last (or `table`) started, or ran to the end (`Stage::Run`,
-    /// which closes it), in `took`.
+    /// The query planned last (or, given, the table `table`) spent `took`
+    /// in `stage`: starting, or running to the end (`Stage::Run`, which
+    /// counts a run and, for the query planned last, closes it).
     pub fn spent(&self, table: Option<&str>, stage: Stage, took: Duration) {
         let query = match table {
             Some(name) => format!("table {name}"),
@@ -79,7 +80,8 @@ impl QueryClock {
         self.add(&query, stage, took, ends);
     }
 
-    /// Starts a stage: `since` is when it began.
+    /// As [`spent`](Self::spent), for a stage that began at `since` and
+    /// ends now.
     pub fn since(&self, table: Option<&str>, stage: Stage, since: Instant) {
         self.spent(table, stage, since.elapsed());
     }
