@@ -18,6 +18,8 @@ mod kind;
 mod mem_table_codec;
 mod params;
 mod run;
+mod segments;
+use segments::nullable;
 mod staging;
 
 pub use bounds::{MAX_QUERY_BYTES, MAX_QUERY_OPERATORS};
@@ -38,7 +40,6 @@ use datafusion::execution::context::{SQLOptions, SessionConfig, SessionContext};
 use datafusion::execution::disk_manager::DiskManagerBuilder;
 use datafusion::execution::memory_pool::{FairSpillPool, MemoryPool, UnboundedMemoryPool};
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
-use datafusion::prelude::ParquetReadOptions;
 use datafusion::scalar::ScalarValue;
 
 use crate::error::{Error, Result};
@@ -236,42 +237,6 @@ impl Engine {
             .map_err(Error::sql("planning the query"))
     }
 
-    /// Registers the Parquet files of a segment folder as table `name`.
-    pub async fn register_segment(&self, name: &str, dir: &Path) -> Result<()> {
-        self.deregister(name)?;
-        let path = dir.to_string_lossy();
-        let registered = self
-            .ctx
-            .register_parquet(name, path.as_ref(), ParquetReadOptions::default())
-            .await;
-        if registered.is_err() {
-            crate::store::segment::check_footers(dir)?;
-        }
-        registered.map_err(Error::sql(format!("reading segment {}", dir.display())))
-    }
-
-    /// Registers the Parquet files of a segment folder as table `name`, read
-    /// with `schema` with every column nullable: a column a file lacks (a
-    /// segment written by an older version) reads as NULL.
-    pub async fn register_segment_as(
-        &self,
-        name: &str,
-        dir: &Path,
-        schema: &SchemaRef,
-    ) -> Result<()> {
-        self.deregister(name)?;
-        let nullable = nullable(schema);
-        let path = dir.to_string_lossy();
-        // With the schema given, no file is read until a query runs: a
-        // corrupt file is named here rather than in the query's error.
-        crate::store::segment::check_footers(dir)?;
-        let options = ParquetReadOptions::default().schema(&nullable);
-        self.ctx
-            .register_parquet(name, path.as_ref(), options)
-            .await
-            .map_err(Error::sql(format!("reading segment {}", dir.display())))
-    }
-
     /// Registers an empty table with `schema` (a segment that does not exist yet).
     pub fn register_empty(&self, name: &str, schema: SchemaRef) -> Result<()> {
         self.register_batches(name, schema, Vec::new())
@@ -446,16 +411,6 @@ pub fn now() -> ScalarValue {
 /// A time in milliseconds since 1970 as a SQL parameter (a UTC timestamp).
 pub fn timestamp(ms: i64) -> ScalarValue {
     ScalarValue::TimestampMillisecond(Some(ms), Some("UTC".into()))
-}
-
-/// `schema` with every column nullable.
-fn nullable(schema: &SchemaRef) -> SchemaRef {
-    let fields: Vec<_> = schema
-        .fields()
-        .iter()
-        .map(|f| f.as_ref().clone().with_nullable(true))
-        .collect();
-    Arc::new(datafusion::arrow::datatypes::Schema::new(fields))
 }
 
 fn with_context(error: Error, context: &str) -> Error {

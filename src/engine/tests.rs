@@ -46,3 +46,111 @@ async fn named_parameters_are_bound() {
         .to_string();
     assert!(text.contains("jpn") && text.contains('4'), "{text}");
 }
+
+/// A segment of `rows` URLs in row groups of 1,000, with a text column.
+fn url_segment(dir: &Path, rows: usize) {
+    use datafusion::arrow::array::{RecordBatch, StringArray};
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("url", DataType::Utf8, false),
+        Field::new("text", DataType::Utf8, false),
+    ]));
+    let urls: Vec<String> = (0..rows)
+        .map(|i| format!("http://h{}.th/p{i}", i % 97))
+        .collect();
+    let texts: Vec<String> = (0..rows).map(|i| format!("text of page {i}")).collect();
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(StringArray::from(urls)),
+            Arc::new(StringArray::from(texts)),
+        ],
+    )
+    .unwrap();
+    let mut writer =
+        crate::store::SegmentWriter::create_with_limits(dir, schema, 1 << 30, 1000).unwrap();
+    writer.write(&batch).unwrap();
+    writer.finish().unwrap().commit().unwrap();
+}
+
+#[tokio::test]
+async fn a_lookup_segment_reads_what_the_plain_one_does() {
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pages");
+    url_segment(&dir, 20_000);
+    // read with a column the files lack: NULL, as register_segment_as promises
+    let schema: SchemaRef = Arc::new(Schema::new(vec![
+        Field::new("url", DataType::Utf8, false),
+        Field::new("text", DataType::Utf8, false),
+        Field::new("lang", DataType::Utf8, false),
+    ]));
+    let engine = &Engine::new(None);
+    engine
+        .register_segment_as("plain", &dir, &schema)
+        .await
+        .unwrap();
+    engine
+        .register_lookup_segment("lookup", &dir, &schema)
+        .await
+        .unwrap();
+    // a few keys (pushed down as a list) and many (as a hash table look-up)
+    for keys in [5, 400] {
+        let step = 40_000 / keys;
+        let found = (0..40_000).step_by(step).filter(|v| *v < 20_000).count();
+        let join = |table: &str| {
+            format!(
+                "SELECT t.url, t.text, t.lang FROM (SELECT 'http://h' || CAST(value % 97 AS VARCHAR) \
+                 || '.th/p' || CAST(value AS VARCHAR) AS url FROM generate_series(0, 39999, {})) k \
+                 JOIN {table} t ON t.url = k.url ORDER BY t.url",
+                step
+            )
+        };
+        let text = |sql: String| async move {
+            let df = engine.query(&sql, &Params::new()).await.unwrap();
+            datafusion::arrow::util::pretty::pretty_format_batches(
+                &engine.collect(df).await.unwrap(),
+            )
+            .unwrap()
+            .to_string()
+        };
+        let (plain, lookup) = (text(join("plain")).await, text(join("lookup")).await);
+        assert_eq!(plain, lookup);
+        // keys past the segment's 20,000 rows find nothing
+        assert_eq!(lookup.matches("text of page").count(), found, "{lookup}");
+    }
+    let df = engine
+        .query(
+            "SELECT count(*) AS n FROM lookup WHERE lang IS NULL",
+            &Params::new(),
+        )
+        .await
+        .unwrap();
+    let batches = engine.collect(df).await.unwrap();
+    let n = datafusion::arrow::util::pretty::pretty_format_batches(&batches).unwrap();
+    assert!(n.to_string().contains("20000"), "{n}");
+}
+
+#[tokio::test]
+async fn a_corrupt_lookup_segment_is_named_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("links");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("part-0.parquet"), b"not parquet at all").unwrap();
+    let schema: SchemaRef = Arc::new(datafusion::arrow::datatypes::Schema::new(vec![
+        datafusion::arrow::datatypes::Field::new(
+            "url",
+            datafusion::arrow::datatypes::DataType::Utf8,
+            false,
+        ),
+    ]));
+    let err = Engine::new(None)
+        .register_lookup_segment("links", &dir, &schema)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("part-0.parquet") && !err.contains('\n'),
+        "{err}"
+    );
+}

@@ -130,10 +130,10 @@ pub async fn run(
     oracle::register(engine, &web, walked, &sim).await?;
     // with the web schemas: a web written before a column existed reads it as NULL
     engine
-        .register_segment_as("web_pages", &web.pages(), &WEB_PAGES)
+        .register_lookup_segment("web_pages", &web.pages(), &WEB_PAGES)
         .await?;
     engine
-        .register_segment_as("web_links", &web.links(), &WEB_LINKS)
+        .register_lookup_segment("web_links", &web.links(), &WEB_LINKS)
         .await?;
 
     let mut metrics = Vec::new();
