@@ -19,13 +19,13 @@ mod mem_table_codec;
 mod params;
 mod run;
 mod segments;
-use segments::nullable;
 mod staging;
 
 pub use bounds::{MAX_QUERY_BYTES, MAX_QUERY_OPERATORS};
 pub use clock::{QueryClock, QueryTime};
 pub use kind::{host_and_port, EngineKind};
 pub use params::Params;
+use segments::nullable;
 pub use staging::{release, Held, Reservation, STAGE_BYTES};
 
 use std::path::{Path, PathBuf};

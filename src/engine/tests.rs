@@ -1,4 +1,14 @@
 use super::*;
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
+
+/// `sql`'s rows, run on `engine` and printed as a table.
+async fn printed(engine: &Engine, sql: &str, params: &Params) -> String {
+    let df = engine.query(sql, params).await.unwrap();
+    let batches = engine.collect(df).await.unwrap();
+    datafusion::arrow::util::pretty::pretty_format_batches(&batches)
+        .unwrap()
+        .to_string()
+}
 
 #[tokio::test]
 async fn a_users_query_may_only_read() {
@@ -36,21 +46,13 @@ async fn a_query_over_the_memory_limit_fails_with_one_line_naming_the_flag() {
 async fn named_parameters_are_bound() {
     let engine = Engine::new(None);
     let params = Params::new().set("lang", "jpn").set("n", 3i64);
-    let df = engine
-        .query("SELECT $lang AS lang, $n + 1 AS n", &params)
-        .await
-        .unwrap();
-    let batches = engine.collect(df).await.unwrap();
-    let text = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
-        .unwrap()
-        .to_string();
+    let text = printed(&engine, "SELECT $lang AS lang, $n + 1 AS n", &params).await;
     assert!(text.contains("jpn") && text.contains('4'), "{text}");
 }
 
 /// A segment of `rows` URLs in row groups of 1,000, with a text column.
 fn url_segment(dir: &Path, rows: usize) {
     use datafusion::arrow::array::{RecordBatch, StringArray};
-    use datafusion::arrow::datatypes::{DataType, Field, Schema};
     let schema = Arc::new(Schema::new(vec![
         Field::new("url", DataType::Utf8, false),
         Field::new("text", DataType::Utf8, false),
@@ -75,7 +77,6 @@ fn url_segment(dir: &Path, rows: usize) {
 
 #[tokio::test]
 async fn a_lookup_segment_reads_what_the_plain_one_does() {
-    use datafusion::arrow::datatypes::{DataType, Field, Schema};
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("pages");
     url_segment(&dir, 20_000);
@@ -106,29 +107,20 @@ async fn a_lookup_segment_reads_what_the_plain_one_does() {
                 step
             )
         };
-        let text = |sql: String| async move {
-            let df = engine.query(&sql, &Params::new()).await.unwrap();
-            datafusion::arrow::util::pretty::pretty_format_batches(
-                &engine.collect(df).await.unwrap(),
-            )
-            .unwrap()
-            .to_string()
-        };
-        let (plain, lookup) = (text(join("plain")).await, text(join("lookup")).await);
+        let no_params = Params::new();
+        let plain = printed(engine, &join("plain"), &no_params).await;
+        let lookup = printed(engine, &join("lookup"), &no_params).await;
         assert_eq!(plain, lookup);
         // keys past the segment's 20,000 rows find nothing
         assert_eq!(lookup.matches("text of page").count(), found, "{lookup}");
     }
-    let df = engine
-        .query(
-            "SELECT count(*) AS n FROM lookup WHERE lang IS NULL",
-            &Params::new(),
-        )
-        .await
-        .unwrap();
-    let batches = engine.collect(df).await.unwrap();
-    let n = datafusion::arrow::util::pretty::pretty_format_batches(&batches).unwrap();
-    assert!(n.to_string().contains("20000"), "{n}");
+    let n = printed(
+        engine,
+        "SELECT count(*) AS n FROM lookup WHERE lang IS NULL",
+        &Params::new(),
+    )
+    .await;
+    assert!(n.contains("20000"), "{n}");
 }
 
 #[tokio::test]
@@ -137,13 +129,7 @@ async fn a_corrupt_lookup_segment_is_named_in_one_line() {
     let dir = tmp.path().join("links");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("part-0.parquet"), b"not parquet at all").unwrap();
-    let schema: SchemaRef = Arc::new(datafusion::arrow::datatypes::Schema::new(vec![
-        datafusion::arrow::datatypes::Field::new(
-            "url",
-            datafusion::arrow::datatypes::DataType::Utf8,
-            false,
-        ),
-    ]));
+    let schema: SchemaRef = Arc::new(Schema::new(vec![Field::new("url", DataType::Utf8, false)]));
     let err = Engine::new(None)
         .register_lookup_segment("links", &dir, &schema)
         .await
