@@ -226,17 +226,22 @@ fn prepare_dir(root: &Path) -> Result<()> {
     if !root.exists() {
         return Ok(());
     }
-    let is_crawl = root.join("crawl.json").is_file() || root.join(DEMO_MARKER).is_file();
     let is_empty = std::fs::read_dir(root)
         .map_err(Error::io(root))?
         .next()
         .is_none();
-    if is_crawl {
+    if root.join(DEMO_MARKER).is_file() {
         // Not while another process writes it.
         let _writer = crate::store::lock::acquire(root)?;
         std::fs::remove_dir_all(root).map_err(Error::io(root))
     } else if is_empty {
         Ok(())
+    } else if root.join("crawl.json").is_file() {
+        // a crawl of the user's: the demo replaces only its own folder
+        Err(Error::Usage(format!(
+            "{} holds a crawl the demo did not make and would replace; give the demo another --crawl DIR",
+            root.display()
+        )))
     } else {
         Err(Error::Usage(format!(
             "{} exists and is not a crawl directory; give the demo another --crawl DIR",

@@ -111,6 +111,7 @@ pub async fn run(
         config.unwrap_or_default().save(&crawl)?;
     } else if let Some(config) = config {
         let mut current = CrawlConfig::load(&crawl)?;
+        current.keep_target(&crawl, config.target_lang.as_deref())?;
         current.target_lang = config.target_lang.or(current.target_lang);
         current.params.target_tlds = config.params.target_tlds;
         current.save(&crawl)?;

@@ -25,6 +25,24 @@ use super::sitemap_rows::{SitemapRow, BATCH_ROWS};
 use super::{guard, FetchOptions};
 use crate::shutdown;
 
+/// The most page memory reading a sitemap file reserves beside the file:
+/// its decoded text and the rows it gives.
+const SITEMAP_WORKING: usize = 96 << 20;
+
+/// The most page memory one request of a fetch with `options` reserves at
+/// once: a page at the content cap, or a sitemap file read.
+pub(super) fn largest_reservation(options: &super::FetchOptions) -> usize {
+    let page = options
+        .client
+        .max_content_bytes
+        .min(super::rows::MAX_CONTENT_CAP);
+    if options.sitemaps.read {
+        page.max(MAX_DECODED_BYTES + SITEMAP_WORKING)
+    } else {
+        page
+    }
+}
+
 /// What every host's queue shares.
 pub struct Shared {
     pub client: Client,
@@ -270,16 +288,23 @@ impl<'a> HostRun<'a> {
             rows.push(row);
             return Some(memory);
         }
-        // the reader's buffers and the rows, about: what the file decodes to is not known yet
-        let working = (8 * response.content.len()).clamp(1 << 20, 96 << 20);
-        let working = self.shared.page_memory.reserve(working).await;
+        // the reader's buffers and the rows, about: what the file decodes
+        // to is not known yet. Reserved with the file's bytes in one go, the
+        // file's own reservation given back first: waiting for more while
+        // holding some could wait for ever on a budget smaller than both.
         let content = std::mem::take(&mut response.content);
+        let working = (8 * content.len()).clamp(1 << 20, SITEMAP_WORKING);
+        drop(memory);
+        let working = self
+            .shared
+            .page_memory
+            .reserve(working + content.len())
+            .await;
         let read = tokio::task::spawn_blocking(move || sitemap_read::read(&content)).await;
         match read {
             Ok(sitemap) => rows.extend(walk.rows(file, url, &response, sitemap)),
             Err(e) => rows.push(walk.file_row(file, "failed", Some(format!("reading: {e}")))),
         }
-        drop(memory);
         Some(working)
     }
 

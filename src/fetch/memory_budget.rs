@@ -37,6 +37,16 @@ impl PageMemory {
         }
     }
 
+    /// How much of the budget rows waiting to be written may hold while
+    /// they wait for more rows to fill a batch: so little that a request
+    /// reserving `cap` bytes always fits once the requests in flight are
+    /// done (0 when the budget is no larger than a page: each row is
+    /// written as it comes). Held longer, they could take the room the
+    /// next request waits for, while the writer waits for its row.
+    pub fn room_for_waiting_rows(&self, cap: usize) -> usize {
+        (self.units * UNIT).saturating_sub(cap) / 2
+    }
+
     /// Waits for room for `bytes` (all of the budget if it is smaller: one
     /// page at a time).
     pub async fn reserve(&self, bytes: usize) -> Reserved {
@@ -47,6 +57,11 @@ impl PageMemory {
 }
 
 impl Reserved {
+    /// The bytes it holds (whole KiB: a page holds at least one).
+    pub fn bytes(&self) -> usize {
+        self.0.num_permits() * UNIT
+    }
+
     /// Gives back all but `bytes` of the reservation.
     pub fn shrink_to(&mut self, bytes: usize) {
         let keep = bytes.div_ceil(UNIT).max(1);
@@ -58,6 +73,18 @@ impl Reserved {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn waiting_rows_leave_room_for_the_largest_request() {
+        // a budget no larger than a page: every row is written as it comes
+        assert_eq!(PageMemory::new(4 * UNIT).room_for_waiting_rows(8 * UNIT), 0);
+        assert_eq!(PageMemory::new(8 * UNIT).room_for_waiting_rows(8 * UNIT), 0);
+        // else half of what a request at the cap leaves
+        let memory = PageMemory::new(100 * UNIT);
+        let room = memory.room_for_waiting_rows(20 * UNIT);
+        assert_eq!(room, 40 * UNIT);
+        assert!(room + 20 * UNIT <= 100 * UNIT);
+    }
 
     #[tokio::test]
     async fn reservations_wait_for_room_and_give_back_what_bodies_did_not_use() {

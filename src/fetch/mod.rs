@@ -191,12 +191,15 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     let (tx, rx) = mpsc::channel::<FetchRow>(ROWS_IN_FLIGHT);
     let quiet = options.quiet;
     let activity = ActivityFile::start(crawl.root(), "fetch", round.0, Some(urls as u64));
-    let write_thread =
-        std::thread::spawn(move || rows::write_rows(rx, writer, urls, quiet, activity));
+    let page_memory = memory_budget::PageMemory::new(options.page_memory);
+    let memory_room = page_memory.room_for_waiting_rows(host::largest_reservation(options));
+    let write_thread = std::thread::spawn(move || {
+        rows::write_rows(rx, writer, urls, memory_room, quiet, activity)
+    });
     let shared = Arc::new(Shared {
         client,
         permits: Arc::new(Semaphore::new(options.concurrency.max(1))),
-        page_memory: memory_budget::PageMemory::new(options.page_memory),
+        page_memory,
         options: options.clone(),
         tx,
         sitemap_tx,

@@ -142,11 +142,15 @@ pub fn classify(url: String, host: String, mut response: Response) -> FetchRow {
     }
 }
 
-/// The writer thread: rows from the host queues into the `fetch` segment.
+/// The writer thread: rows from the host queues into the `fetch` segment,
+/// in batches; a batch is written early once its rows hold
+/// `memory_room` bytes of page memory
+/// ([`PageMemory::room_for_waiting_rows`](super::memory_budget::PageMemory::room_for_waiting_rows)).
 pub fn write_rows(
     mut rx: mpsc::Receiver<FetchRow>,
     mut writer: SegmentWriter,
     total: usize,
+    memory_room: usize,
     quiet: bool,
     mut activity: ActivityFile,
 ) -> Result<(Staged, FetchReport)> {
@@ -156,17 +160,18 @@ pub fn write_rows(
     };
     let mut progress = Progress::new(total as u64, quiet);
     let mut buffer = Vec::with_capacity(BATCH_ROWS);
-    let mut bytes = 0;
+    let (mut bytes, mut held) = (0, 0);
     while let Some(row) = rx.blocking_recv() {
         report.add(&row);
         progress.record(row.response.content.len(), row.status == "error");
         activity.update(progress.done());
         bytes += row.response.content.len();
+        held += row.memory.as_ref().map_or(0, |m| m.bytes());
         buffer.push(row);
-        if buffer.len() >= BATCH_ROWS || bytes >= BATCH_BYTES {
+        if buffer.len() >= BATCH_ROWS || bytes >= BATCH_BYTES || held >= memory_room {
             writer.write(&to_batch(&buffer))?;
             buffer.clear();
-            bytes = 0;
+            (bytes, held) = (0, 0);
         }
     }
     writer.write(&to_batch(&buffer))?;

@@ -270,6 +270,25 @@ impl CrawlConfig {
         config
     }
 
+    /// Refuses `lang` for a crawl that targets another language and has
+    /// rounds: its pages were judged for that one, and a new target would
+    /// mix the two in every count. `refilter` replays old rounds for
+    /// another target without saving it.
+    pub fn keep_target(&self, crawl: &CrawlDir, lang: Option<&str>) -> Result<()> {
+        let (Some(current), Some(lang)) = (self.target_lang.as_deref(), lang) else {
+            return Ok(());
+        };
+        let asked = crate::lang::TargetLang::parse(lang)?;
+        if asked.code() == current || crawl.rounds()?.is_empty() {
+            return Ok(());
+        }
+        Err(Error::Usage(format!(
+            "--lang {lang}: {} targets {current} and its rounds judged pages for it; \
+             start a new crawl with another --crawl DIR, or replay it with `langcrawl refilter --lang {lang}`",
+            crawl.root().display()
+        )))
+    }
+
     pub fn load(crawl: &CrawlDir) -> Result<Self> {
         read_json(&crawl.crawl_json())
     }

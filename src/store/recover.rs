@@ -45,6 +45,16 @@ pub(super) fn recover(crawl: &CrawlDir) -> Result<()> {
             crawl.root().display(),
             crawl.crawldb_table().dir().display()
         ))),
+        _ if !crawl.crawl_json().is_file()
+            && !super::parts::is_part(crawl.root())
+            && (!rounds.is_empty() || has_parquet(crawl.crawldb()?)) =>
+        {
+            Err(Error::Usage(format!(
+                "{}: holds a crawl but its crawl.json (target language, strategy, settings) is \
+                 missing — the crawl is damaged, not new; restore crawl.json from a backup",
+                crawl.root().display()
+            )))
+        }
         _ => Ok(()),
     }
 }

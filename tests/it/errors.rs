@@ -311,3 +311,53 @@ fn output_to_a_reader_that_stops_reading_ends_quietly() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
 }
+
+#[test]
+fn the_demo_replaces_only_a_crawl_it_made() {
+    let crawl = Crawl::new();
+    let seeds = crawl.japanese_seeds();
+    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    let urls = crawl.number("SELECT count(*) FROM crawldb");
+    let out = langcrawl(&["demo", "--crawl", crawl.dir().to_str().unwrap()]);
+    assert_one_line_error(&out, "the demo did not make");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM crawldb"),
+        urls,
+        "the crawl is kept"
+    );
+}
+
+/// A crawl that has judged pages for one language is not silently turned
+/// to another, and one whose crawl.json is lost is damaged, not new.
+#[test]
+fn a_crawl_keeps_its_target_language_and_its_settings() {
+    let crawl = Crawl::new();
+    crawl.crawl_japanese(1);
+    let seeds = crawl.japanese_seeds();
+    let seeds = seeds.to_str().unwrap();
+    for command in [
+        &["inject", seeds, "--lang", "ko"][..],
+        &["updatedb", "--lang", "ko"],
+        &["crawl", "--rounds", "1", "--lang", "ko"],
+    ] {
+        let out = crawl.run(command);
+        assert_one_line_error(&out, "targets jpn");
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+    }
+    let json = std::fs::read_to_string(crawl.dir().join("crawl.json")).unwrap();
+    assert!(
+        json.contains("\"jpn\"") && !json.contains("\"kor\""),
+        "{json}"
+    );
+    // the same language, named another way, is no change
+    crawl.ok(&["inject", seeds, "--lang", "jpn"]);
+
+    std::fs::remove_file(crawl.dir().join("crawl.json")).unwrap();
+    let out = crawl.run(&["inject", seeds, "--lang", "ja"]);
+    assert_one_line_error(&out, "crawl.json");
+    assert!(
+        !crawl.dir().join("crawl.json").exists(),
+        "no new settings made up"
+    );
+}

@@ -6,7 +6,7 @@ use arrow::array::{Array, AsArray};
 use langcrawl::websim::generator::RobotsKind;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::util::{parquet_files, stderr, table_version, Crawl};
+use crate::util::{command, parquet_files, stderr, table_version, Crawl};
 
 #[test]
 fn each_phase_on_its_own() {
@@ -367,4 +367,43 @@ fn a_redirect_target_becomes_a_new_url() {
         )),
         vec![vec!["fetched".to_string(), "2".into()]]
     );
+}
+
+/// A page memory no larger than the content cap fetches one page at a
+/// time — and finishes: rows waiting for a batch give their room back.
+#[test]
+fn a_page_memory_below_the_content_cap_still_fetches_every_url() {
+    let crawl = Crawl::new();
+    let seeds = crawl.japanese_seeds();
+    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    crawl.ok(&["generate"]);
+    let dir = crawl.dir();
+    let proxy = crawl.web.proxy_url();
+    let args = [
+        "fetch",
+        "--crawl",
+        dir.to_str().unwrap(),
+        "--proxy",
+        &proxy,
+        "--delay-ms",
+        "0",
+        "--page-memory",
+        "64KiB",
+    ];
+    let mut child = command(&args).spawn().unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(120) {
+            child.kill().unwrap();
+            panic!("fetch with --page-memory 64KiB stalled");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(status.success());
+    let listed = crawl.number("SELECT count(*) FROM fetchlist");
+    assert!(listed > 0);
+    assert_eq!(crawl.number("SELECT count(*) FROM fetch"), listed);
 }

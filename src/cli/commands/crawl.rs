@@ -26,6 +26,9 @@ pub(in crate::cli) async fn crawl(ctx: &Context, args: &CrawlArgs) -> Result<()>
         Some(crawl) => CrawlConfig::load(crawl)?,
         None => CrawlConfig::default(),
     };
+    if let Some(crawl) = &existing {
+        config.keep_target(crawl, args.update.lang.as_deref())?;
+    }
     set(&mut config.limits.max_retries, args.generate.max_retries);
     let update = args.update.resolve(&mut config)?;
     let fetch = args.fetch.resolve(&mut config, quiet)?;

@@ -71,6 +71,7 @@ pub(in crate::cli) fn parse(ctx: &Context, part: &PartitionArg) -> Result<()> {
 pub(in crate::cli) async fn updatedb(ctx: &Context, args: &UpdateArgs) -> Result<()> {
     let crawl = CrawlDir::open(&ctx.root)?;
     let mut config = CrawlConfig::load(&crawl)?;
+    config.keep_target(&crawl, args.lang.as_deref())?;
     let selection = args.resolve(&mut config)?;
     config.save(&crawl)?;
     ctx.say(crate::updatedb::run(&ctx.engine, &crawl, &selection).await?);
