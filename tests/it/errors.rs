@@ -139,25 +139,9 @@ fn a_server_that_never_answers() {
             held.push(stream);
         }
     });
-    let crawl = Crawl::new();
-    let seeds = crawl.japanese_seeds();
-    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
-    crawl.ok(&["generate"]);
-    let dir = crawl.dir();
+    let crawl = Crawl::generated();
     let started = Instant::now();
-    let out = langcrawl(&[
-        "fetch",
-        "--crawl",
-        dir.to_str().unwrap(),
-        "--proxy",
-        &proxy,
-        "--delay-ms",
-        "0",
-        "--connect-timeout",
-        "1",
-        "--timeout",
-        "2",
-    ]);
+    let out = langcrawl(&crawl.fetch_args(&proxy, &["--connect-timeout", "1", "--timeout", "2"]));
     let took = started.elapsed();
     assert!(
         took < Duration::from_secs(20),

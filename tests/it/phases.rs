@@ -373,23 +373,8 @@ fn a_redirect_target_becomes_a_new_url() {
 /// time — and finishes: rows waiting for a batch give their room back.
 #[test]
 fn a_page_memory_below_the_content_cap_still_fetches_every_url() {
-    let crawl = Crawl::new();
-    let seeds = crawl.japanese_seeds();
-    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
-    crawl.ok(&["generate"]);
-    let dir = crawl.dir();
-    let proxy = crawl.web.proxy_url();
-    let args = [
-        "fetch",
-        "--crawl",
-        dir.to_str().unwrap(),
-        "--proxy",
-        &proxy,
-        "--delay-ms",
-        "0",
-        "--page-memory",
-        "64KiB",
-    ];
+    let crawl = Crawl::generated();
+    let args = crawl.fetch_args(&crawl.web.proxy_url(), &["--page-memory", "64KiB"]);
     let mut child = command(&args).spawn().unwrap();
     let started = std::time::Instant::now();
     let status = loop {

@@ -71,6 +71,35 @@ impl Crawl {
         Crawl::on(small_web())
     }
 
+    /// A crawl of [`japanese_seeds`](Self::japanese_seeds) with its first
+    /// round generated, to fetch.
+    pub fn generated() -> Self {
+        let crawl = Crawl::new();
+        let seeds = crawl.japanese_seeds();
+        crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+        crawl.ok(&["generate"]);
+        crawl
+    }
+
+    /// The arguments of `fetch` of this crawl through `proxy`, without a
+    /// delay, and `flags`.
+    pub fn fetch_args(&self, proxy: &str, flags: &[&str]) -> Vec<String> {
+        let dir = self.dir().display().to_string();
+        let mut args: Vec<String> = [
+            "fetch",
+            "--crawl",
+            &dir,
+            "--proxy",
+            proxy,
+            "--delay-ms",
+            "0",
+        ]
+        .map(String::from)
+        .to_vec();
+        args.extend(flags.iter().map(|f| f.to_string()));
+        args
+    }
+
     /// Seeds: front pages of Japanese hosts and two English ones.
     pub fn japanese_seeds(&self) -> PathBuf {
         let mut seeds = self.web.web.seeds("jpn", 6);
