@@ -114,6 +114,20 @@ fn argument_error(e: clap::Error) -> ! {
     // the values a flag takes and clap's suggestion for a misspelt value
     // or flag, on the same line
     let mut said = line.to_string();
+    if e.kind() == ErrorKind::MissingRequiredArgument {
+        // clap lists what is missing on the lines below, then the usage
+        let missing: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.contains("not provided"))
+            .skip(1)
+            .map(str::trim)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        said += &format!(" {}", missing.join(", "));
+        if let Some(usage) = text.lines().find_map(|l| l.trim().strip_prefix("Usage: ")) {
+            said += &format!("; usage: {usage}");
+        }
+    }
     for l in text.lines().map(str::trim) {
         if let Some(tip) = l.strip_prefix("tip: ") {
             said += &format!("; {tip}");

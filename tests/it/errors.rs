@@ -182,6 +182,11 @@ fn bad_arguments_are_one_line_and_exit_2() {
     assert_bad_input(&out, "/nonexistent-sql-dir");
     let out = langcrawl(&["no-such-command"]);
     assert_bad_input(&out, "no-such-command");
+    // what is missing is named, and how to give it
+    let out = langcrawl(&["sql", "--crawl", "."]);
+    assert_bad_input(&out, "not provided: <QUERY>");
+    let out = langcrawl(&["inject"]);
+    assert_bad_input(&out, "<SEEDS>");
 }
 
 #[test]
