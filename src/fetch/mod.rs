@@ -119,6 +119,8 @@ pub struct FetchReport {
     pub deferred: usize,
     /// Refused by the address guard or for their scheme.
     pub refused: usize,
+    /// Deferred because the proxy could not be reached (counted in `deferred`).
+    pub proxy_unreachable: usize,
     pub bytes: u64,
     /// Sitemap files read (or skipped, each with its reason).
     pub sitemaps: usize,
@@ -243,6 +245,9 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
             staged.rows
         )));
     }
+    if let Some(message) = unreachable_proxy(&report, options) {
+        return Err(failure(message));
+    }
     let (sitemaps, files) =
         sitemaps_written.map_err(|_| failure("the sitemap writer thread panicked".into()))??;
     report.sitemaps = files;
@@ -254,6 +259,30 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     report.seconds = started.elapsed().as_secs_f64();
     CrawlConfig::record(crawl, "fetch", round.0, &report.to_string())?;
     Ok(report)
+}
+
+/// Why the round is refused as a whole: a proxy none of its requests got
+/// through (a crawl through it would only defer every URL, round after
+/// round). The fetch list stays, to be fetched again.
+fn unreachable_proxy(report: &FetchReport, options: &FetchOptions) -> Option<String> {
+    let answered = report.fetched
+        + report.not_modified
+        + report.redirects
+        + report.gone
+        + report.errors
+        + report.robots_denied;
+    (answered == 0 && report.proxy_unreachable > 0).then(|| {
+        let proxy = options
+            .client
+            .proxy
+            .as_deref()
+            .unwrap_or("from the environment");
+        format!(
+            "no request got through the proxy {proxy} ({} of {} URLs failed connecting to it); \
+             run fetch again once it answers",
+            report.proxy_unreachable, report.urls
+        )
+    })
 }
 
 /// Runs one host's queue. A panic inside it (a bug) still leaves one row

@@ -23,6 +23,10 @@ use tokio::net::TcpStream;
 
 use super::client::error_chain;
 
+/// How the error of a request that never reached the proxy begins: the
+/// page was not asked for, so it is not the page's failure (fetch defers it).
+pub const UNREACHABLE: &str = "connecting to the proxy";
+
 /// Idle connections kept at most (beyond them a finished one is closed).
 const MAX_IDLE: usize = 256;
 
@@ -162,18 +166,14 @@ impl ProxyPool {
     /// of the connect timeout.
     async fn connect(&self) -> Result<Connection, String> {
         let failed = |e: &dyn std::error::Error| {
-            format!(
-                "connecting to the proxy {}: {}",
-                self.address,
-                error_chain(e)
-            )
+            format!("{UNREACHABLE} {}: {}", self.address, error_chain(e))
         };
         let deadline = Instant::now() + self.connect_timeout;
         let addresses = tokio::time::timeout_at(deadline, self.addresses())
             .await
             .map_err(|e| failed(&e))?
             .map_err(|e| failed(&e))?;
-        let mut last = format!("connecting to the proxy {}: no address", self.address);
+        let mut last = format!("{UNREACHABLE} {}: no address", self.address);
         for (tried, addr) in addresses.iter().enumerate() {
             let left = addresses.len() - tried;
             let share = deadline.saturating_duration_since(Instant::now()) / left as u32;

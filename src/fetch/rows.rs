@@ -36,6 +36,11 @@ const BATCH_ROWS: usize = 256;
 /// ... or page bytes, whichever comes first (pages may be 1 MiB each).
 const BATCH_BYTES: usize = 32 << 20;
 
+/// The request failed connecting to the proxy (or robots.txt's did).
+fn never_reached_the_proxy(error: &str) -> bool {
+    error.contains(super::proxy_pool::UNREACHABLE)
+}
+
 /// One fetch-list URL's outcome: a row of the `fetch` segment.
 #[derive(Debug)]
 pub struct FetchRow {
@@ -52,6 +57,14 @@ impl FetchReport {
     /// Counts one row.
     fn add(&mut self, row: &FetchRow) {
         self.bytes += row.response.content.len() as u64;
+        if row
+            .response
+            .error
+            .as_deref()
+            .is_some_and(never_reached_the_proxy)
+        {
+            self.proxy_unreachable += 1;
+        }
         match row.status {
             "fetched" => self.fetched += 1,
             "not-modified" => self.not_modified += 1,
@@ -101,6 +114,8 @@ pub fn classify(url: String, host: String, mut response: Response) -> FetchRow {
     let status = match (response.http_status, &response.error) {
         _ if response.refused => "refused",
         (status, None) if asks_to_wait(status) => "deferred",
+        // the proxy, not the page, failed: the URL waits, its retries kept
+        (_, Some(error)) if never_reached_the_proxy(error) => "deferred",
         (_, Some(_)) | (None, _) => "error",
         (Some(200..=299), None) => "fetched",
         (Some(304), None) if response.conditional => "not-modified",
@@ -285,5 +300,10 @@ mod tests {
             ..Response::default()
         };
         assert_eq!(status_of(refused), "refused");
+        let proxy_down = Response {
+            error: Some("connecting to the proxy 127.0.0.1:1: Connection refused".into()),
+            ..Response::default()
+        };
+        assert_eq!(status_of(proxy_down), "deferred", "not the page's failure");
     }
 }

@@ -350,3 +350,22 @@ fn a_crawl_keeps_its_target_language_and_its_settings() {
         "no new settings made up"
     );
 }
+
+/// A proxy that refuses every connection: the round is not fetched, the
+/// error names the proxy, and no URL is counted as failed — fetched again
+/// through a proxy that answers, every URL is there.
+#[test]
+fn a_proxy_that_refuses_every_connection_loses_no_url() {
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let proxy = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let crawl = Crawl::generated();
+    let out = langcrawl(&crawl.fetch_args(&proxy, &["--connect-timeout", "1"]));
+    assert_one_line_error(&out, &format!("no request got through the proxy {proxy}"));
+    let listed = crawl.number("SELECT count(*) FROM fetchlist");
+    crawl.ok(&["fetch"]);
+    assert_eq!(
+        crawl.number("SELECT count(*) FROM fetch WHERE status = 'fetched'"),
+        listed
+    );
+}
