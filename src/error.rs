@@ -28,7 +28,9 @@ pub enum Error {
     #[error("{crawl} is being written by {holder}; wait for it or stop it")]
     Locked { crawl: PathBuf, holder: String },
 
-    #[error("reading segment {path}: {message}")]
+    /// A crawl's file that cannot be read as it should: a segment's
+    /// Parquet, crawl.json, a table's CURRENT (the path says which).
+    #[error("reading {path}: {message}")]
     SegmentRead { path: PathBuf, message: String },
 
     #[error("writing segment {path}: {message}")]

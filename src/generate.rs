@@ -241,7 +241,10 @@ fn undecided_cap(config: &CrawlConfig) -> (&'static str, u32) {
 /// saved in them if given.
 fn settle(crawl: &CrawlDir, options: &GenerateOptions) -> Result<CrawlConfig> {
     let mut config = CrawlConfig::load(crawl)?;
-    let mut changed = config.recrawl.apply(&options.schedule);
+    let mut changed = config
+        .recrawl
+        .apply(&options.schedule)
+        .map_err(Error::Usage)?;
     if let Some(n) = options
         .max_retries
         .filter(|&n| n != config.limits.max_retries)

@@ -100,8 +100,12 @@ pub async fn run(
 ) -> Result<InjectReport> {
     let (seeds, rejected) = read_seeds(seeds_file)?;
     if seeds.is_empty() {
+        let first = rejected
+            .first()
+            .map(|r| format!("; line {} {:?}: {}", r.line, r.text, r.why))
+            .unwrap_or_default();
         return Err(Error::Usage(format!(
-            "{}: no http(s) URLs to inject ({} lines rejected)",
+            "{}: no http(s) URLs to inject ({} lines rejected{first})",
             seeds_file.display(),
             rejected.len()
         )));
@@ -193,5 +197,22 @@ mod tests {
         );
         assert!(rejected.iter().all(|r| r.text.len() < 120), "{rejected:?}");
         assert!(rejected[1].text.ends_with("(10000000 bytes)"));
+    }
+
+    #[tokio::test]
+    async fn seeds_that_are_all_bad_say_why_the_first_is() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("seeds.txt");
+        std::fs::write(&path, "# seeds\nftp://a.jp/\nnot a url\n").unwrap();
+        let engine = Engine::new(None);
+        let err = run(&engine, &tmp.path().join("crawl"), &path, None)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("2 lines rejected; line 2 \"ftp://a.jp/\": ") && !err.contains('\n'),
+            "{err}"
+        );
+        assert!(!tmp.path().join("crawl").exists(), "no crawl made");
     }
 }

@@ -52,6 +52,15 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
     Ok(bytes as usize)
 }
 
+/// [`parse_size`] of a size that must hold something: above 0 bytes (a
+/// content cap, a page budget, a file size).
+pub fn parse_nonzero_size(text: &str) -> Result<usize, String> {
+    match parse_size(text)? {
+        0 => Err(format!("{text:?}: give a size above 0 bytes")),
+        bytes => Ok(bytes),
+    }
+}
+
 /// `--memory-limit none`: no pool limit (the OS decides).
 pub const UNLIMITED: usize = usize::MAX;
 
@@ -135,6 +144,8 @@ mod tests {
         assert_eq!(parse_size("1.5G"), Ok(3 << 29));
         assert_eq!(parse_size("2GB"), Ok(2_000_000_000));
         assert_eq!(parse_size(" 4096 "), Ok(4096));
+        assert_eq!(parse_nonzero_size("1KiB"), Ok(1024));
+        assert!(parse_nonzero_size("0").is_err() && parse_nonzero_size("0.0001").is_err());
         assert_eq!(parse_size("100 kb"), Ok(100_000));
         assert!(parse_size("lots").unwrap_err().contains("not a size"));
         assert!(parse_size("2 parsecs")

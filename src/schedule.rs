@@ -55,8 +55,10 @@ pub struct ScheduleChange {
 }
 
 impl Schedule {
-    /// Takes the settings `change` gives; true if one differs.
-    pub fn apply(&mut self, change: &ScheduleChange) -> bool {
+    /// Takes the settings `change` gives; true if one differs. Bounds
+    /// the wrong way round (the shortest interval longer than the
+    /// longest) are refused, and nothing is taken.
+    pub fn apply(&mut self, change: &ScheduleChange) -> Result<bool, String> {
         let before = *self;
         let ms = |d: Duration| d.as_millis() as u64;
         if let Some(after) = change.refetch_after {
@@ -71,7 +73,17 @@ impl Schedule {
         if let Some(share) = change.refetch_share {
             self.refetch_share = share;
         }
-        *self != before
+        if self.min_interval_ms > self.max_interval_ms {
+            let (min, max) = (self.min_interval_ms, self.max_interval_ms);
+            *self = before;
+            return Err(format!(
+                "the shortest refetch interval (--refetch-min, {} s) is longer than \
+                 the longest (--refetch-max, {} s); the schedule adapts between them",
+                min / 1000,
+                max / 1000
+            ));
+        }
+        Ok(*self != before)
     }
 
     /// The SQL parameters of `generate.sql`: `$refetch`, `$refetch_share`,
@@ -146,6 +158,35 @@ mod tests {
         ] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn bounds_the_wrong_way_round_are_refused_and_nothing_is_taken() {
+        let mut schedule = Schedule::default();
+        let day = Duration::from_secs(86_400);
+        let change = ScheduleChange {
+            min_interval: Some(30 * day),
+            max_interval: Some(day),
+            ..ScheduleChange::default()
+        };
+        let err = schedule.apply(&change).unwrap_err();
+        assert!(
+            err.contains("2592000 s") && err.contains("86400 s"),
+            "{err}"
+        );
+        assert_eq!(schedule, Schedule::default());
+        // one bound given, against the other as saved
+        let shorter = ScheduleChange {
+            max_interval: Some(Duration::from_secs(30)),
+            ..ScheduleChange::default()
+        };
+        assert!(schedule.apply(&shorter).is_err());
+        let fine = ScheduleChange {
+            min_interval: Some(day),
+            ..ScheduleChange::default()
+        };
+        assert_eq!(schedule.apply(&fine), Ok(true));
+        assert_eq!(schedule.apply(&fine), Ok(false));
     }
 
     #[test]

@@ -412,6 +412,10 @@ pub struct SqlArgs {
     pub file: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Print at most N rows [default: 10000 as a table, whose columns are as wide as
+    /// their widest cell; every row as csv or json, which stream]
+    #[arg(long, value_name = "N", value_parser = positive::<usize>)]
+    pub max_rows: Option<usize>,
     /// Include the fetched bytes (`fetch.content`, and `fetch.payload`: the body as received where it differs)
     #[arg(long)]
     pub content: bool,

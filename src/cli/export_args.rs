@@ -26,7 +26,7 @@ pub struct WarcArgs {
     #[arg(long)]
     pub only_target: bool,
     /// Start a new file once one holds this much (e.g. 1GB, 100MiB)
-    #[arg(long, default_value = "1GB", value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    #[arg(long, default_value = "1GB", value_name = "SIZE", value_parser = crate::memory::parse_nonzero_size)]
     pub max_file_size: usize,
 }
 

@@ -42,12 +42,12 @@ pub struct FetchArgs {
     pub timeout: f64,
     /// Keep at most this many bytes of a page (the row records the truncation);
     /// a size: 1048576, 1MiB, 64MiB (at most 1GiB)
-    #[arg(long, default_value = "8MiB", value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    #[arg(long, default_value = "8MiB", value_name = "SIZE", value_parser = crate::memory::parse_nonzero_size)]
     pub max_content_bytes: usize,
     /// Page bytes held in memory at once: each request reserves
     /// --max-content-bytes of it until its page is written, so a large cap
     /// lowers the requests in flight instead of raising memory
-    #[arg(long, default_value = "512MiB", value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    #[arg(long, default_value = "512MiB", value_name = "SIZE", value_parser = crate::memory::parse_nonzero_size)]
     pub page_memory: usize,
     /// The Accept-Language header, so that a site that negotiates answers in
     /// the target: a crawl sends its target first (th, en;q=0.5); give a

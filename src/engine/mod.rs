@@ -154,15 +154,26 @@ impl Engine {
 
     /// The text of `sql/<name>`: from `--sql-dir` if that has it, else embedded.
     pub fn sql_text(&self, name: &str) -> Result<String> {
-        if let Some(dir) = &self.sql_dir {
-            let path = dir.join(name);
-            if path.exists() {
-                return std::fs::read_to_string(&path).map_err(Error::io(path));
-            }
+        if let Some(path) = self.overriding(name) {
+            return std::fs::read_to_string(&path).map_err(Error::io(path));
         }
         crate::sql_files::builtin(name)
             .map(str::to_string)
             .ok_or_else(|| Error::MissingSql { name: name.into() })
+    }
+
+    /// `--sql-dir`'s copy of `sql/<name>`, if it has one.
+    fn overriding(&self, name: &str) -> Option<PathBuf> {
+        let path = self.sql_dir.as_ref()?.join(name);
+        path.exists().then_some(path)
+    }
+
+    /// Where `sql/<name>`'s text comes from, as errors name it.
+    fn sql_source(&self, name: &str) -> String {
+        match self.overriding(name) {
+            Some(path) => path.display().to_string(),
+            None => format!("sql/{name}"),
+        }
     }
 
     /// Plans `sql/<name>` with `params` bound.
@@ -172,7 +183,7 @@ impl Engine {
         let df = self
             .plan(&sql, params)
             .await
-            .map_err(|e| with_context(e, &format!("running sql/{name}")))?;
+            .map_err(|e| with_context(e, &format!("running {}", self.sql_source(name))))?;
         self.clock.planned(name, started.elapsed());
         Ok(df)
     }

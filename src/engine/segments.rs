@@ -11,7 +11,7 @@ use datafusion::prelude::ParquetReadOptions;
 
 use super::Engine;
 use crate::error::{Error, Result};
-use crate::store::segment::check_footers;
+use crate::store::segment::{check_files_of, check_footers};
 
 impl Engine {
     /// Registers the Parquet files of a segment folder as table `name`.
@@ -63,8 +63,9 @@ impl Engine {
     ) -> Result<()> {
         self.deregister(name)?;
         // With the schema given, no file is read until a query runs: a
-        // corrupt file is named here rather than in the query's error.
-        check_footers(dir)?;
+        // corrupt file, or another table's, is named here rather than in
+        // the query's error or as rows of NULLs.
+        check_files_of(dir, schema)?;
         let mut table_options = self.ctx.copied_table_options();
         table_options.parquet.global.pushdown_filters = pushdown_filters;
         let listing = ParquetReadOptions::default()

@@ -140,3 +140,23 @@ async fn a_corrupt_lookup_segment_is_named_in_one_line() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn another_tables_file_in_a_segment_is_named_not_read_as_nulls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("crawldb");
+    url_segment(&dir, 10); // columns url, text
+    let crawldb_like: SchemaRef = Arc::new(Schema::new(vec![
+        Field::new("url", DataType::Utf8, false),
+        Field::new("status", DataType::Utf8, false),
+    ]));
+    let err = Engine::new(None)
+        .register_segment_as("crawldb", &dir, &crawldb_like)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(".parquet") && err.contains("never had (text)") && !err.contains('\n'),
+        "{err}"
+    );
+}

@@ -393,7 +393,7 @@ async fn send(
         .map(Reply::Reqwest)
         .map_err(|e| Response {
             refused: super::guard::is_refusal(&e),
-            error: Some(error_chain(&e)),
+            error: Some(super::proxy_pool::mark_unopened_tunnel(error_chain(&e))),
             ..Response::default()
         })
 }
@@ -452,5 +452,22 @@ mod tests {
         assert!(response
             .error
             .is_some_and(|e| !e.contains("private-address")));
+    }
+
+    #[tokio::test]
+    async fn an_https_url_through_a_closed_proxy_is_deferred_not_failed() {
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let proxy = format!("http://{}", closed.local_addr().unwrap());
+        drop(closed);
+        let options = ClientOptions {
+            proxy: Some(proxy),
+            ..ClientOptions::default()
+        };
+        let client = build(&options, true).unwrap();
+        for url in ["https://127.0.0.1:9/", "http://127.0.0.1:9/"] {
+            let response = get(&client, url, 1024).await;
+            let row = super::super::rows::classify(url.into(), "127.0.0.1".into(), response);
+            assert_eq!(row.status, "deferred", "{url}: {:?}", row.response.error);
+        }
     }
 }

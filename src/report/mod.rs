@@ -1,9 +1,12 @@
 //! Reports and inspection: runs the user's read-only queries over the
-//! crawl's tables (registered by `crate::catalog`), prints results as a
-//! table, CSV or JSON, and runs the language report; `html` draws the
+//! crawl's tables (registered by `crate::catalog`), writes their rows as
+//! a table, CSV or JSON (`output`), and runs the language report; `html` draws the
 //! figures of a crawl or a simulation.
 
 pub mod html;
+mod output;
+
+pub use output::{write_query, Written};
 
 use std::str::FromStr;
 

@@ -216,8 +216,8 @@ impl CrawlDir {
     /// an interrupted crawldb swap and removes folders left behind by
     /// killed phases.
     pub fn open(root: impl Into<PathBuf>) -> Result<Self> {
-        let crawl = CrawlDir::open_read_only(root)?;
-        crawl.lock_and_recover()
+        // recovery may finish what would read as damage
+        CrawlDir::unchecked(root.into())?.lock_and_recover()
     }
 
     /// Opens an existing crawl directory to read it, while a writer may be
@@ -225,11 +225,14 @@ impl CrawlDir {
     /// the hosts table are read at the version first seen (see
     /// [`crawldb`](Self::crawldb)).
     pub fn open_read_only(root: impl Into<PathBuf>) -> Result<Self> {
-        let crawl = CrawlDir {
-            root: root.into(),
-            lock: None,
-            pins: Arc::default(),
-        };
+        let crawl = CrawlDir::unchecked(root.into())?;
+        super::recover::check_whole(&crawl, &crawl.rounds()?)?;
+        Ok(crawl)
+    }
+
+    /// The crawl at `root`, if it has a crawl.json, without a lock.
+    fn unchecked(root: PathBuf) -> Result<Self> {
+        let crawl = CrawlDir::unlocked(root);
         if !crawl.crawl_json().is_file() {
             return Err(Error::NotACrawl { path: crawl.root });
         }
@@ -241,12 +244,12 @@ impl CrawlDir {
     pub fn create(root: impl Into<PathBuf>) -> Result<Self> {
         let root = root.into();
         std::fs::create_dir_all(&root).map_err(Error::io(&root))?;
-        CrawlDir {
-            root,
-            lock: None,
-            pins: Arc::default(),
-        }
-        .lock_and_recover()
+        CrawlDir::unlocked(root).lock_and_recover()
+    }
+
+    fn unlocked(root: PathBuf) -> Self {
+        let (lock, pins) = (None, Arc::default());
+        CrawlDir { root, lock, pins }
     }
 
     fn lock_and_recover(mut self) -> Result<Self> {

@@ -38,8 +38,20 @@ pub(super) fn recover(crawl: &CrawlDir) -> Result<()> {
     for &round in &rounds {
         clean(&crawl.round_dir(round))?;
     }
+    check_whole(crawl, &rounds)
+}
+
+/// Refuses a crawl that has lost its crawldb or its crawl.json (readers
+/// check it too, so `sql` and `updatedb` agree that it is damaged). A
+/// crawldb in `crawldb.old` is not lost: the next writer puts it back.
+pub(super) fn check_whole(crawl: &CrawlDir, rounds: &[super::RoundId]) -> Result<()> {
+    let lost = || -> Result<bool> {
+        Ok(!has_parquet(crawl.crawldb()?)
+            && !super::parts::is_part(crawl.root())
+            && !crawl.root().join(CRAWLDB_OLD).exists())
+    };
     match rounds.last() {
-        Some(last) if !has_parquet(crawl.crawldb()?) && !super::parts::is_part(crawl.root()) => Err(Error::Usage(format!(
+        Some(last) if lost()? => Err(Error::Usage(format!(
             "{}: rounds up to {last} exist but the crawldb is missing or empty — the crawl is \
              damaged, not new; restore {} from a backup, or move the round folders away to start again",
             crawl.root().display(),

@@ -318,6 +318,40 @@ pub fn check_footers(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// [`check_footers`], and that every file is one of `schema`'s table: a
+/// file with a column the table has never had (another table's file put
+/// in the segment) is named, where reading it as `schema` would give rows
+/// of NULLs. A file may lack columns (an older version wrote it): no
+/// column has ever been dropped from a table, only added.
+pub fn check_files_of(dir: &Path, schema: &SchemaRef) -> Result<()> {
+    for path in part_files(dir)? {
+        let file = File::open(&path).map_err(Error::io(&path))?;
+        let reader =
+            ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| Error::SegmentRead {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+        let foreign: Vec<&str> = reader
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().as_str())
+            .filter(|name| schema.field_with_name(name).is_err())
+            .collect();
+        if !foreign.is_empty() {
+            return Err(Error::SegmentRead {
+                path,
+                message: format!(
+                    "not a file of this table: it has columns the table never had ({}); \
+                     move it out of the segment",
+                    foreign.join(", ")
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The rows of a segment, as its files' footers count them.
 pub fn row_count(dir: &Path) -> Result<usize> {
     let mut rows = 0;

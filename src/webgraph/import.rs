@@ -7,7 +7,7 @@
 //! web's target; `js` links (no HTML crawler sees them) are left out.
 
 use std::collections::HashMap;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 use super::{Anchor, GraphHost, LinkRow, LinksWriter, PageRow, PagesWriter, WebDir, WebInfo};
@@ -27,6 +27,8 @@ pub fn run(from: &Path, out: &Path) -> Result<Imported> {
     let target_lang = target_of(from)?;
     let seeds = read_lines(&from.join("seeds.txt"))?;
     let seeds: Vec<String> = seeds.iter().filter_map(|s| normalized(s)).collect();
+    check_header(&from.join("truth.tsv"), TRUTH_COLUMNS)?;
+    check_header(&from.join("links.tsv"), LINKS_COLUMNS)?;
     let web = WebDir::create(out)?;
     let mut hosts = HostCache::default();
     let pages = write_pages(from, &web, &mut hosts)?;
@@ -98,16 +100,21 @@ impl HostCache {
     }
 }
 
-/// The rows of a TSV file with a header, as maps from column to cell,
-/// each handed to `row`; `path` names the file in errors.
-fn each_row(path: &Path, mut row: impl FnMut(&HashMap<&str, &str>) -> Result<()>) -> Result<()> {
+/// The rows of a TSV file with a header naming at least the columns
+/// `required`, as maps from column to cell, each handed to `row`; `path`
+/// names the file in errors.
+fn each_row(
+    path: &Path,
+    required: &[&str],
+    mut row: impl FnMut(&HashMap<&str, &str>) -> Result<()>,
+) -> Result<()> {
     let file = std::fs::File::open(path).map_err(Error::io(path))?;
     let mut lines = std::io::BufReader::new(file).lines();
     let header = match lines.next() {
         Some(line) => line.map_err(Error::io(path))?,
-        None => return Ok(()),
+        None => String::new(),
     };
-    let names: Vec<String> = header.split('\t').map(str::to_string).collect();
+    let names = header_columns(path, &header, required)?;
     for line in lines {
         let line = line.map_err(Error::io(path))?;
         let cells: HashMap<&str, &str> = names
@@ -120,9 +127,47 @@ fn each_row(path: &Path, mut row: impl FnMut(&HashMap<&str, &str>) -> Result<()>
     Ok(())
 }
 
+/// The columns `header` names, if `required` are among them.
+fn header_columns(path: &Path, header: &str, required: &[&str]) -> Result<Vec<String>> {
+    let names: Vec<String> = header.split('\t').map(str::to_string).collect();
+    let missing: Vec<&str> = required
+        .iter()
+        .copied()
+        .filter(|r| !names.iter().any(|n| n == r))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::WebGraph {
+            path: path.to_path_buf(),
+            message: format!(
+                "its header has no column {} (a webgen file's first line names its columns, \
+                 tab-separated, among them {})",
+                missing.join(", "),
+                required.join(", ")
+            ),
+        });
+    }
+    Ok(names)
+}
+
+/// Checks that `path`'s first line names the columns `required`, before
+/// anything is written.
+fn check_header(path: &Path, required: &[&str]) -> Result<()> {
+    let file = std::fs::File::open(path).map_err(Error::io(path))?;
+    let mut header = String::new();
+    std::io::BufReader::new(file)
+        .take(1 << 20)
+        .read_line(&mut header)
+        .map_err(Error::io(path))?;
+    header_columns(path, header.trim_end_matches(['\n', '\r']), required).map(|_| ())
+}
+
+/// The columns of webgen's files that an import reads.
+const TRUTH_COLUMNS: &[&str] = &["url", "status", "true_lang"];
+const LINKS_COLUMNS: &[&str] = &["src", "dst"];
+
 fn write_pages(from: &Path, web: &WebDir, hosts: &mut HostCache) -> Result<usize> {
     let mut writer = PagesWriter::create(&web.pages())?;
-    each_row(&from.join("truth.tsv"), |cells| {
+    each_row(&from.join("truth.tsv"), TRUTH_COLUMNS, |cells| {
         let cell = |name: &str| cells.get(name).copied().unwrap_or("");
         let Some((url, host, dir)) = hosts.parts(cell("url")) else {
             return Ok(());
@@ -148,7 +193,7 @@ fn write_pages(from: &Path, web: &WebDir, hosts: &mut HostCache) -> Result<usize
 
 fn write_links(from: &Path, web: &WebDir, hosts: &mut HostCache, target: &str) -> Result<usize> {
     let mut writer = LinksWriter::create(&web.links())?;
-    each_row(&from.join("links.tsv"), |cells| {
+    each_row(&from.join("links.tsv"), LINKS_COLUMNS, |cells| {
         let cell = |name: &str| cells.get(name).copied().unwrap_or("");
         let kind = match cell("kind") {
             "js" => return Ok(()),

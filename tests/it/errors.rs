@@ -110,12 +110,7 @@ fn a_directory_that_is_not_a_crawl() {
 
 #[test]
 fn a_corrupt_parquet_file_in_a_segment() {
-    let crawl = Crawl::new();
-    let seeds = crawl.japanese_seeds();
-    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
-    crawl.ok(&["generate"]);
-    crawl.ok(&["fetch"]);
-    crawl.ok(&["parse"]);
+    let crawl = Crawl::parsed();
     let before = crawl.rows("SELECT url, status FROM crawldb ORDER BY url");
     let links = crate::util::parquet_files(&crawl.dir().join("00001/links"));
     std::fs::write(&links[0], b"PAR1 this is not parquet").unwrap();
@@ -126,6 +121,43 @@ fn a_corrupt_parquet_file_in_a_segment() {
     let after = crawl.rows("SELECT url, status FROM crawldb ORDER BY url");
     assert_eq!(before, after, "the crawldb is untouched");
     assert!(!crawl.dir().join("00001/decisions").exists());
+}
+
+#[test]
+fn another_tables_file_in_a_segment_is_named_not_read_as_nulls() {
+    let crawl = Crawl::parsed();
+    let before = crawl.rows("SELECT url, status FROM crawldb ORDER BY url");
+    // a links file put in the round's fetch segment
+    let links = crate::util::parquet_files(&crawl.dir().join("00001/links"));
+    let stray = crawl.dir().join("00001/fetch/part-stray.parquet");
+    std::fs::copy(&links[0], &stray).unwrap();
+    let out = crawl.run(&["updatedb"]);
+    assert_bad_input(&out, "part-stray.parquet: not a file of this table");
+    std::fs::remove_file(&stray).unwrap();
+    crawl.ok(&["updatedb"]);
+    assert_ne!(
+        before,
+        crawl.rows("SELECT url, status FROM crawldb ORDER BY url")
+    );
+}
+
+#[test]
+fn a_webgen_file_without_its_columns_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let from = tmp.path().join("webgen");
+    std::fs::create_dir_all(&from).unwrap();
+    std::fs::write(from.join("truth.tsv"), "http://a.th/\tth\t200\n").unwrap();
+    std::fs::write(from.join("links.tsv"), "src\tdst\n").unwrap();
+    std::fs::write(from.join("seeds.txt"), "http://a.th/\n").unwrap();
+    std::fs::write(from.join("stats.json"), r#"{"target_lang": "tha"}"#).unwrap();
+    let web = tmp.path().join("web");
+    let (from, web) = (from.to_str().unwrap(), web.to_str().unwrap());
+    let out = langcrawl(&["graph", "import", "--from", from, "-o", web]);
+    assert_bad_input(
+        &out,
+        "truth.tsv: its header has no column url, status, true_lang",
+    );
+    assert!(!tmp.path().join("web").exists(), "no web written");
 }
 
 #[test]
@@ -200,9 +232,10 @@ fn a_bad_query_a_broken_sql_file_and_a_garbage_crawl_json_exit_2() {
     std::fs::create_dir_all(sql_dir.join("steps")).unwrap();
     std::fs::write(sql_dir.join("steps/generate.sql"), "SELEC broken").unwrap();
     let sql_dir = sql_dir.to_str().unwrap();
+    // the file at fault is named where it is, not as the built-in one
     assert_bad_input(
         &crawl.run(&["generate", "--sql-dir", sql_dir]),
-        "generate.sql",
+        &format!("running {sql_dir}/steps/generate.sql"),
     );
     std::fs::write(crawl.dir().join("crawl.json"), "{ not json").unwrap();
     assert_bad_input(&crawl.run(&["sql", "SELECT 1"]), "crawl.json");
@@ -250,6 +283,9 @@ fn rounds_without_a_crawldb_are_damage_not_a_new_crawl() {
     let out = crawl.run(&["generate"]);
     assert_bad_input(&out, "damaged");
     assert!(crawl.dir().join("00001").is_dir(), "nothing is removed");
+    // readers say so too, rather than showing an empty crawl
+    let out = crawl.run(&["sql", "SELECT count(*) FROM crawldb"]);
+    assert_bad_input(&out, "damaged");
 }
 
 #[test]
@@ -299,6 +335,32 @@ fn output_to_a_reader_that_stops_reading_ends_quietly() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
+}
+
+/// A table is laid out once its rows are in, so it shows 10,000 at most
+/// and says there are more; csv streams every row.
+#[test]
+fn a_large_result_is_capped_as_a_table_and_streamed_as_csv() {
+    let crawl = Crawl::new();
+    let seeds = crawl.japanese_seeds();
+    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    let dir = crawl.dir();
+    let query = "SELECT value FROM generate_series(1, 25000) ORDER BY value";
+    let sql = |extra: &[&str]| {
+        let mut args = vec!["sql", "--crawl", dir.to_str().unwrap(), query];
+        args.extend_from_slice(extra);
+        langcrawl(&args)
+    };
+    let table = sql(&[]);
+    assert!(table.status.success(), "{}", stderr(&table));
+    let shown = String::from_utf8_lossy(&table.stdout);
+    assert!(shown.contains("| 10000 |") && !shown.contains("| 10001 |"));
+    assert!(stderr(&table).contains("the first 10000 rows are shown"));
+    let csv = sql(&["--format", "csv"]);
+    assert_eq!(String::from_utf8_lossy(&csv.stdout).lines().count(), 25_001);
+    assert_eq!(stderr(&csv), "");
+    let few = sql(&["--format", "csv", "--max-rows", "3"]);
+    assert_eq!(String::from_utf8_lossy(&few.stdout), "value\n1\n2\n3\n");
 }
 
 #[test]

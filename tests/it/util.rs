@@ -81,6 +81,15 @@ impl Crawl {
         crawl
     }
 
+    /// [`generated`](Self::generated), its first round fetched and parsed,
+    /// to update.
+    pub fn parsed() -> Self {
+        let crawl = Crawl::generated();
+        crawl.ok(&["fetch"]);
+        crawl.ok(&["parse"]);
+        crawl
+    }
+
     /// The arguments of `fetch` of this crawl through `proxy`, without a
     /// delay, and `flags`.
     pub fn fetch_args(&self, proxy: &str, flags: &[&str]) -> Vec<String> {

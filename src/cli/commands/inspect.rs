@@ -1,8 +1,9 @@
 //! `sql`, `report` and `status`: read-only looks at a crawl (or a simulation).
 
 use super::super::args::{ReportArgs, SqlArgs};
-use super::{with_newline, Context};
+use super::Context;
 use crate::error::{Error, Result};
+use crate::report::Format;
 use crate::store::CrawlDir;
 
 pub(in crate::cli) async fn sql(ctx: &Context, args: &SqlArgs) -> Result<()> {
@@ -13,13 +14,30 @@ pub(in crate::cli) async fn sql(ctx: &Context, args: &SqlArgs) -> Result<()> {
         (None, Some(file)) => read_query(file)?,
         (None, None) => return Err(Error::Usage("no query given".into())),
     };
-    let batches = crate::report::query(&ctx.engine, &query).await?;
-    print!(
-        "{}",
-        with_newline(crate::report::format(&batches, args.format)?)
-    );
+    let max_rows = args.max_rows.or(match args.format {
+        Format::Table => Some(TABLE_ROWS),
+        Format::Csv | Format::Json => None,
+    });
+    let out = std::io::BufWriter::new(std::io::stdout());
+    let written =
+        crate::report::write_query(&ctx.engine, &query, args.format, max_rows, out).await?;
+    if written.more && !ctx.quiet {
+        // on stderr: the rows on stdout stay the query's
+        eprintln!(
+            "{}",
+            format_args!(
+            "sql: the first {} rows are shown and the query has more; --max-rows N shows more, \
+             --format csv or json writes every row as it comes",
+                written.rows
+            )
+        );
+    }
     Ok(())
 }
+
+/// The rows `sql` prints as a table unless `--max-rows` says otherwise: a
+/// table is laid out once all its rows are in, so it holds them.
+const TABLE_ROWS: usize = 10_000;
 
 pub(in crate::cli) async fn report(ctx: &Context, args: &ReportArgs) -> Result<()> {
     if let Some(out) = &args.html {

@@ -52,11 +52,3 @@ fn memory_limit(cli: &Cli) -> usize {
     cli.memory_limit
         .unwrap_or_else(crate::memory::default_limit)
 }
-
-/// `text` ending in one newline.
-fn with_newline(mut text: String) -> String {
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text
-}
