@@ -73,14 +73,15 @@ impl Schedule {
         if let Some(share) = change.refetch_share {
             self.refetch_share = share;
         }
-        if self.min_interval_ms > self.max_interval_ms {
+        // bounds saved so by an older version are left as they are (the
+        // interval's parameters widen them to take in the first interval)
+        let bounds_given = change.min_interval.is_some() || change.max_interval.is_some();
+        if bounds_given && self.min_interval_ms > self.max_interval_ms {
             let (min, max) = (self.min_interval_ms, self.max_interval_ms);
             *self = before;
             return Err(format!(
-                "the shortest refetch interval (--refetch-min, {} s) is longer than \
-                 the longest (--refetch-max, {} s); the schedule adapts between them",
-                min / 1000,
-                max / 1000
+                "the shortest refetch interval (--refetch-min, {min} ms) is longer than \
+                 the longest (--refetch-max, {max} ms); the schedule adapts between them"
             ));
         }
         Ok(*self != before)
@@ -171,7 +172,7 @@ mod tests {
         };
         let err = schedule.apply(&change).unwrap_err();
         assert!(
-            err.contains("2592000 s") && err.contains("86400 s"),
+            err.contains("2592000000 ms") && err.contains("86400000 ms"),
             "{err}"
         );
         assert_eq!(schedule, Schedule::default());
@@ -187,6 +188,18 @@ mod tests {
         };
         assert_eq!(schedule.apply(&fine), Ok(true));
         assert_eq!(schedule.apply(&fine), Ok(false));
+        // bounds an older version saved the wrong way round do not stop a
+        // change that leaves them alone
+        let mut saved = Schedule {
+            min_interval_ms: 10_000,
+            max_interval_ms: 5_000,
+            ..Schedule::default()
+        };
+        let share = ScheduleChange {
+            refetch_share: Some(0.5),
+            ..ScheduleChange::default()
+        };
+        assert_eq!(saved.apply(&share), Ok(true));
     }
 
     #[test]

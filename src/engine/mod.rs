@@ -25,6 +25,7 @@ pub use bounds::{MAX_QUERY_BYTES, MAX_QUERY_OPERATORS};
 pub use clock::{QueryClock, QueryTime};
 pub use kind::{host_and_port, EngineKind};
 pub use params::Params;
+pub(crate) use run::run_error;
 use segments::nullable;
 pub use staging::{release, Held, Reservation, STAGE_BYTES};
 

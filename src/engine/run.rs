@@ -88,7 +88,7 @@ pub(super) async fn write_stream(
 }
 
 /// A query's failure; running out of the memory pool says what to do.
-pub(super) fn run_error(error: DataFusionError) -> Error {
+pub(crate) fn run_error(error: DataFusionError) -> Error {
     if let DataFusionError::ResourcesExhausted(what) = error.find_root() {
         let what = what.lines().next().unwrap_or_default();
         return Error::OutOfMemory {

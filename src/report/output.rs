@@ -41,17 +41,15 @@ pub async fn write_query(
     };
     let cap = max_rows.unwrap_or(usize::MAX);
     while let Some(batch) = stream.next().await {
-        let batch = batch.map_err(Error::sql("running the query"))?;
+        let batch = batch.map_err(crate::engine::run_error)?;
         if batch.num_rows() == 0 {
             continue;
         }
-        if written.rows == cap {
-            written.more = true;
-            break;
-        }
         let take = batch.num_rows().min(cap - written.rows);
         written.more = take < batch.num_rows();
-        sink.write(&batch.slice(0, take))?;
+        if take > 0 {
+            sink.write(&batch.slice(0, take))?;
+        }
         written.rows += take;
         if closed.load(Ordering::Relaxed) || written.more {
             break;

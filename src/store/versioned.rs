@@ -144,10 +144,16 @@ impl VersionedTable {
                 current => current?,
             };
             let Some(version) = current else {
-                return Ok(self.is_unversioned().then(|| Pin {
-                    dir: self.dir.clone(),
-                    _lease: None,
-                }));
+                if self.is_unversioned() {
+                    let dir = self.dir.clone();
+                    return Ok(Some(Pin { dir, _lease: None }));
+                }
+                // a writer turning the old layout into a version may have
+                // moved its files and written the pointer since
+                if attempt < PIN_TRIES && self.dir.join(POINTER).exists() {
+                    continue;
+                }
+                return Ok(None);
             };
             let lease = version.join(LEASE);
             let file = match File::open(&lease) {

@@ -22,14 +22,14 @@ pub(in crate::cli) async fn sql(ctx: &Context, args: &SqlArgs) -> Result<()> {
     let written =
         crate::report::write_query(&ctx.engine, &query, args.format, max_rows, out).await?;
     if written.more && !ctx.quiet {
+        let streams = match args.format {
+            Format::Table => ", --format csv or json writes every row as it comes",
+            Format::Csv | Format::Json => "",
+        };
         // on stderr: the rows on stdout stay the query's
         eprintln!(
-            "{}",
-            format_args!(
-            "sql: the first {} rows are shown and the query has more; --max-rows N shows more, \
-             --format csv or json writes every row as it comes",
-                written.rows
-            )
+            "sql: the first {} rows are shown and the query has more; --max-rows N shows more{streams}",
+            written.rows
         );
     }
     Ok(())

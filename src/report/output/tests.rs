@@ -123,3 +123,18 @@ async fn a_reader_that_closes_the_output_ends_the_query_quietly() {
         .unwrap();
     assert!(written.rows < 5_000, "stopped early: {written:?}");
 }
+
+#[tokio::test]
+async fn a_query_past_the_memory_limit_says_which_flag_to_raise() {
+    let engine = Engine::with_memory_limit(None, 1 << 20);
+    let sql = "SELECT v, count(*) FROM (SELECT CAST(value AS VARCHAR) || repeat('x', 100) AS v \
+               FROM generate_series(1, 300000)) GROUP BY v";
+    let err = write_query(&engine, sql, Format::Csv, None, Vec::new())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("--memory-limit") && !err.contains('\n'),
+        "{err}"
+    );
+}
