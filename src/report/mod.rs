@@ -25,6 +25,14 @@ pub enum Format {
     Json,
 }
 
+impl Format {
+    /// True for CSV and JSON, written a row at a time as the query runs; a
+    /// table is laid out once all its rows are in.
+    pub fn streams(self) -> bool {
+        !matches!(self, Format::Table)
+    }
+}
+
 impl FromStr for Format {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {

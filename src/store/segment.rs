@@ -325,12 +325,7 @@ pub fn check_footers(dir: &Path) -> Result<()> {
 /// column has ever been dropped from a table, only added.
 pub fn check_files_of(dir: &Path, schema: &SchemaRef) -> Result<()> {
     for path in part_files(dir)? {
-        let file = File::open(&path).map_err(Error::io(&path))?;
-        let reader =
-            ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| Error::SegmentRead {
-                path: path.clone(),
-                message: e.to_string(),
-            })?;
+        let reader = footer(&path)?;
         let foreign: Vec<&str> = reader
             .schema()
             .fields()
@@ -380,13 +375,17 @@ pub fn largest_row_bytes(dir: &Path) -> Result<usize> {
 fn metadata(
     path: &Path,
 ) -> Result<std::sync::Arc<datafusion::parquet::file::metadata::ParquetMetaData>> {
+    Ok(footer(path)?.metadata().clone())
+}
+
+/// A Parquet file opened at its footer (its metadata and Arrow schema
+/// read); an unreadable one is named.
+fn footer(path: &Path) -> Result<ParquetRecordBatchReaderBuilder<File>> {
     let file = File::open(path).map_err(Error::io(path))?;
-    let reader =
-        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| Error::SegmentRead {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
-    Ok(reader.metadata().clone())
+    ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| Error::SegmentRead {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })
 }
 
 /// Reads a segment in batches of `batch_size` rows, file by file.

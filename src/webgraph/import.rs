@@ -100,21 +100,17 @@ impl HostCache {
     }
 }
 
-/// The rows of a TSV file with a header naming at least the columns
-/// `required`, as maps from column to cell, each handed to `row`; `path`
-/// names the file in errors.
-fn each_row(
-    path: &Path,
-    required: &[&str],
-    mut row: impl FnMut(&HashMap<&str, &str>) -> Result<()>,
-) -> Result<()> {
+/// The rows of a TSV file with a header (checked by [`check_header`]),
+/// as maps from column to cell, each handed to `row`; `path` names the
+/// file in errors.
+fn each_row(path: &Path, mut row: impl FnMut(&HashMap<&str, &str>) -> Result<()>) -> Result<()> {
     let file = std::fs::File::open(path).map_err(Error::io(path))?;
     let mut lines = std::io::BufReader::new(file).lines();
     let header = match lines.next() {
         Some(line) => line.map_err(Error::io(path))?,
-        None => String::new(),
+        None => return Ok(()),
     };
-    let names = header_columns(path, &header, required)?;
+    let names: Vec<String> = header.split('\t').map(str::to_string).collect();
     for line in lines {
         let line = line.map_err(Error::io(path))?;
         let cells: HashMap<&str, &str> = names
@@ -127,28 +123,6 @@ fn each_row(
     Ok(())
 }
 
-/// The columns `header` names, if `required` are among them.
-fn header_columns(path: &Path, header: &str, required: &[&str]) -> Result<Vec<String>> {
-    let names: Vec<String> = header.split('\t').map(str::to_string).collect();
-    let missing: Vec<&str> = required
-        .iter()
-        .copied()
-        .filter(|r| !names.iter().any(|n| n == r))
-        .collect();
-    if !missing.is_empty() {
-        return Err(Error::WebGraph {
-            path: path.to_path_buf(),
-            message: format!(
-                "its header has no column {} (a webgen file's first line names its columns, \
-                 tab-separated, among them {})",
-                missing.join(", "),
-                required.join(", ")
-            ),
-        });
-    }
-    Ok(names)
-}
-
 /// Checks that `path`'s first line names the columns `required`, before
 /// anything is written.
 fn check_header(path: &Path, required: &[&str]) -> Result<()> {
@@ -158,7 +132,24 @@ fn check_header(path: &Path, required: &[&str]) -> Result<()> {
         .take(1 << 20)
         .read_line(&mut header)
         .map_err(Error::io(path))?;
-    header_columns(path, header.trim_end_matches(['\n', '\r']), required).map(|_| ())
+    let names: Vec<&str> = header.trim_end_matches(['\n', '\r']).split('\t').collect();
+    let missing: Vec<&str> = required
+        .iter()
+        .copied()
+        .filter(|r| !names.contains(r))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(Error::WebGraph {
+        path: path.to_path_buf(),
+        message: format!(
+            "its header has no column {} (a webgen file's first line names its columns, \
+             tab-separated, among them {})",
+            missing.join(", "),
+            required.join(", ")
+        ),
+    })
 }
 
 /// The columns of webgen's files that an import reads.
@@ -167,7 +158,7 @@ const LINKS_COLUMNS: &[&str] = &["src", "dst"];
 
 fn write_pages(from: &Path, web: &WebDir, hosts: &mut HostCache) -> Result<usize> {
     let mut writer = PagesWriter::create(&web.pages())?;
-    each_row(&from.join("truth.tsv"), TRUTH_COLUMNS, |cells| {
+    each_row(&from.join("truth.tsv"), |cells| {
         let cell = |name: &str| cells.get(name).copied().unwrap_or("");
         let Some((url, host, dir)) = hosts.parts(cell("url")) else {
             return Ok(());
@@ -193,7 +184,7 @@ fn write_pages(from: &Path, web: &WebDir, hosts: &mut HostCache) -> Result<usize
 
 fn write_links(from: &Path, web: &WebDir, hosts: &mut HostCache, target: &str) -> Result<usize> {
     let mut writer = LinksWriter::create(&web.links())?;
-    each_row(&from.join("links.tsv"), LINKS_COLUMNS, |cells| {
+    each_row(&from.join("links.tsv"), |cells| {
         let cell = |name: &str| cells.get(name).copied().unwrap_or("");
         let kind = match cell("kind") {
             "js" => return Ok(()),

@@ -310,9 +310,7 @@ fn after_a_merged_round_fetch_and_parse_say_to_generate() {
 fn output_to_a_reader_that_stops_reading_ends_quietly() {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;
-    let crawl = Crawl::new();
-    let seeds = crawl.japanese_seeds();
-    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    let crawl = Crawl::injected();
     let dir = crawl.dir();
     let query = "SELECT * FROM generate_series(1, 1000000)";
     let args = [
@@ -341,15 +339,12 @@ fn output_to_a_reader_that_stops_reading_ends_quietly() {
 /// and says there are more; csv streams every row.
 #[test]
 fn a_large_result_is_capped_as_a_table_and_streamed_as_csv() {
-    let crawl = Crawl::new();
-    let seeds = crawl.japanese_seeds();
-    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
-    let dir = crawl.dir();
+    let crawl = Crawl::injected();
     let query = "SELECT value FROM generate_series(1, 25000) ORDER BY value";
     let sql = |extra: &[&str]| {
-        let mut args = vec!["sql", "--crawl", dir.to_str().unwrap(), query];
+        let mut args = vec!["sql", query];
         args.extend_from_slice(extra);
-        langcrawl(&args)
+        crawl.run(&args)
     };
     let table = sql(&[]);
     assert!(table.status.success(), "{}", stderr(&table));
@@ -365,9 +360,7 @@ fn a_large_result_is_capped_as_a_table_and_streamed_as_csv() {
 
 #[test]
 fn the_demo_replaces_only_a_crawl_it_made() {
-    let crawl = Crawl::new();
-    let seeds = crawl.japanese_seeds();
-    crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
+    let crawl = Crawl::injected();
     let urls = crawl.number("SELECT count(*) FROM crawldb");
     let out = langcrawl(&["demo", "--crawl", crawl.dir().to_str().unwrap()]);
     assert_one_line_error(&out, "the demo did not make");

@@ -74,10 +74,17 @@ impl Crawl {
     /// A crawl of [`japanese_seeds`](Self::japanese_seeds) with its first
     /// round generated, to fetch.
     pub fn generated() -> Self {
+        let crawl = Crawl::injected();
+        crawl.ok(&["generate"]);
+        crawl
+    }
+
+    /// A crawl of Japanese with [`japanese_seeds`](Self::japanese_seeds)
+    /// injected.
+    pub fn injected() -> Self {
         let crawl = Crawl::new();
         let seeds = crawl.japanese_seeds();
         crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
-        crawl.ok(&["generate"]);
         crawl
     }
 

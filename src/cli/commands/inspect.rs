@@ -3,7 +3,6 @@
 use super::super::args::{ReportArgs, SqlArgs};
 use super::Context;
 use crate::error::{Error, Result};
-use crate::report::Format;
 use crate::store::CrawlDir;
 
 pub(in crate::cli) async fn sql(ctx: &Context, args: &SqlArgs) -> Result<()> {
@@ -14,17 +13,17 @@ pub(in crate::cli) async fn sql(ctx: &Context, args: &SqlArgs) -> Result<()> {
         (None, Some(file)) => read_query(file)?,
         (None, None) => return Err(Error::Usage("no query given".into())),
     };
-    let max_rows = args.max_rows.or(match args.format {
-        Format::Table => Some(TABLE_ROWS),
-        Format::Csv | Format::Json => None,
-    });
+    let max_rows = args
+        .max_rows
+        .or((!args.format.streams()).then_some(TABLE_ROWS));
     let out = std::io::BufWriter::new(std::io::stdout());
     let written =
         crate::report::write_query(&ctx.engine, &query, args.format, max_rows, out).await?;
     if written.more && !ctx.quiet {
-        let streams = match args.format {
-            Format::Table => ", --format csv or json writes every row as it comes",
-            Format::Csv | Format::Json => "",
+        let streams = if args.format.streams() {
+            ""
+        } else {
+            ", --format csv or json writes every row as it comes"
         };
         // on stderr: the rows on stdout stay the query's
         eprintln!(
