@@ -36,12 +36,8 @@ pub async fn run(
         Some(seeds) => {
             let report = crate::inject::run(engine, root, seeds, Some(config)).await?;
             for line in &report.rejected {
-                log(format!(
-                    "{}:{}: skipped: {}",
-                    seeds.display(),
-                    line.line,
-                    line.why
-                ));
+                // a warning, not progress: shown under --quiet too
+                eprintln!("{}", line.warning(seeds));
             }
             log(report.to_string());
             // inject's writer lock, kept through the last round

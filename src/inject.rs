@@ -22,6 +22,15 @@ pub struct RejectedLine {
     pub why: String,
 }
 
+impl RejectedLine {
+    /// The warning for this line of `seeds`, as `inject` and `crawl
+    /// --seeds` print it (on stderr, `--quiet` or not).
+    pub fn warning(&self, seeds: &Path) -> String {
+        let (seeds, line, text, why) = (seeds.display(), self.line, &self.text, &self.why);
+        format!("langcrawl: {seeds}:{line}: skipped {text:?}: {why}")
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct InjectReport {
     /// Distinct URLs in the seeds file.
@@ -50,6 +59,8 @@ impl std::fmt::Display for InjectReport {
 pub fn read_seeds(path: &Path) -> Result<(BTreeSet<String>, Vec<RejectedLine>)> {
     let text = crate::input::read_capped(path, crate::input::MAX_SEEDS_BYTES, "seeds file")?;
     let text = String::from_utf8_lossy(&text);
+    // a byte order mark, as editors on Windows save UTF-8
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut urls = BTreeSet::new();
     let mut rejected = Vec::new();
     for (index, line) in text.lines().enumerate() {
@@ -197,6 +208,19 @@ mod tests {
         );
         assert!(rejected.iter().all(|r| r.text.len() < 120), "{rejected:?}");
         assert!(rejected[1].text.ends_with("(10000000 bytes)"));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_seed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("seeds.txt");
+        std::fs::write(&path, "\u{feff}http://a.jp/\r\nhttp://b.jp/\r\n").unwrap();
+        let (urls, rejected) = read_seeds(&path).unwrap();
+        assert_eq!(
+            urls.into_iter().collect::<Vec<_>>(),
+            ["http://a.jp/", "http://b.jp/"]
+        );
+        assert!(rejected.is_empty(), "{rejected:?}");
     }
 
     #[tokio::test]

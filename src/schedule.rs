@@ -84,16 +84,35 @@ impl Schedule {
                  the longest (--refetch-max, {max} ms); the schedule adapts between them"
             ));
         }
+        // a bound given must take in the first interval (the help says so)
+        let after = self.refetch_after_ms.unwrap_or(0);
+        let outside = match (change.min_interval, change.max_interval) {
+            (Some(_), _) if after > 0 && self.min_interval_ms > after => Some("--refetch-min"),
+            (_, Some(_)) if after > 0 && self.max_interval_ms < after => Some("--refetch-max"),
+            _ => None,
+        };
+        if let Some(flag) = outside {
+            *self = before;
+            return Err(format!(
+                "{flag} must take in --refetch-after ({after} ms): the shortest interval is at \
+                 most it, the longest at least it"
+            ));
+        }
         Ok(*self != before)
     }
 
-    /// The SQL parameters of `generate.sql`: `$refetch`, `$refetch_share`,
+    /// The SQL parameters of `generate.sql`: `$refetch`, `$refetch_after_ms`
+    /// (when a page fetched before recrawl was on is due), `$refetch_share`,
     /// and `$due_by`, `ahead` past `now_ms` (a page due by then is
     /// fetched now, as Nutch's `generate -adddays`).
     pub fn due_params(&self, params: Params, now_ms: i64, ahead: Duration) -> Params {
         let due_by = now_ms.saturating_add(ahead.as_millis() as i64);
         params
             .set("refetch", self.refetch_after_ms.is_some())
+            .set(
+                "refetch_after_ms",
+                self.refetch_after_ms.unwrap_or(0) as i64,
+            )
             .set("refetch_share", self.refetch_share)
             .set("due_by", crate::engine::timestamp(due_by))
     }
@@ -200,6 +219,34 @@ mod tests {
             ..ScheduleChange::default()
         };
         assert_eq!(saved.apply(&share), Ok(true));
+    }
+
+    #[test]
+    fn bounds_given_must_take_in_the_first_interval() {
+        let hour = Duration::from_secs(3_600);
+        for (min, max, flag) in [
+            (Some(2 * hour), None, "--refetch-min"),
+            (None, Some(hour / 2), "--refetch-max"),
+        ] {
+            let mut schedule = Schedule::default();
+            let change = ScheduleChange {
+                refetch_after: Some(Some(hour)),
+                min_interval: min,
+                max_interval: max,
+                ..ScheduleChange::default()
+            };
+            let err = schedule.apply(&change).unwrap_err();
+            assert!(err.starts_with(flag) && err.contains("3600000 ms"), "{err}");
+            assert_eq!(schedule, Schedule::default(), "nothing taken");
+        }
+        // an interval shorter than the saved shortest, no bound given: the
+        // interval's parameters widen the bound (the help's default 1m)
+        let mut schedule = Schedule::default();
+        let short = ScheduleChange {
+            refetch_after: Some(Some(Duration::from_secs(30))),
+            ..ScheduleChange::default()
+        };
+        assert_eq!(schedule.apply(&short), Ok(true));
     }
 
     #[test]

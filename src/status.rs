@@ -59,7 +59,7 @@ pub async fn read(engine: &Engine, root: &Path) -> Result<Status> {
             Some(round) => crawl.next_step(round)?.to_string(),
             None => "generate".into(),
         },
-        queue: queue(engine, config.recrawl.refetch_after_ms.is_some()).await?,
+        queue: queue(engine, config.recrawl.refetch_after_ms).await?,
         last_round: last_round(engine).await?,
         stopped: config
             .stopped
@@ -73,10 +73,12 @@ async fn run(engine: &Engine, file: &str, params: &Params) -> Result<Vec<RecordB
     engine.collect(df).await
 }
 
-/// URLs by status; with recrawl on, pages due again as `due`.
-async fn queue(engine: &Engine, refetch: bool) -> Result<Vec<(String, i64)>> {
+/// URLs by status; with recrawl on (`--refetch-after`), pages due again as `due`.
+async fn queue(engine: &Engine, refetch_after_ms: Option<u64>) -> Result<Vec<(String, i64)>> {
     let mut queue = Vec::new();
-    let params = Params::new().set("refetch", refetch);
+    let params = Params::new()
+        .set("refetch", refetch_after_ms.is_some())
+        .set("refetch_after_ms", refetch_after_ms.unwrap_or(0) as i64);
     for batch in run(engine, "reports/queue_by_status.sql", &params).await? {
         let status = column::<StringArray>(&batch, "status")?;
         let urls = column::<Int64Array>(&batch, "urls")?;

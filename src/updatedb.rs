@@ -98,6 +98,15 @@ pub async fn run(
         .await?;
     let staged = engine.write(merged, crawl.crawldb_writer()?).await?;
     let crawldb_urls = staged.rows;
+    if crawldb_urls < crawldb_before {
+        // a merge never drops a URL (a pruned one is marked skipped): a
+        // step changed through --sql-dir would lose the crawl's queue
+        return Err(Error::Usage(format!(
+            "{}: gave {crawldb_urls} URLs for a crawldb of {crawldb_before}; a merge keeps every URL, \
+             so the crawldb is left as it was",
+            engine.sql_source("steps/merge_crawldb.sql")
+        )));
+    }
     crawl.swap_crawldb(staged, round)?;
     let report = UpdateReport {
         round: round.0,

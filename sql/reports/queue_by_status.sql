@@ -2,11 +2,15 @@
 -- queue, and with recrawl on, fetched pages due again count as `due`
 -- (what `langcrawl status` prints).
 -- inputs:  crawldb
--- params:  $refetch (recrawl on: due as generate.sql counts it — next_fetch
---          past, or a fetched page never scheduled)
+-- params:  $refetch (recrawl on: due as fetch_candidates.sql counts it —
+--          next_fetch past, or for a page never scheduled its fetch more
+--          than $refetch_after_ms ago)
 -- output:  status, urls
 SELECT CASE WHEN $refetch AND status = 'fetched'
-                 AND (next_fetch IS NULL OR next_fetch <= now()) THEN 'due'
+                 AND coalesce(coalesce(next_fetch,
+                                       to_timestamp_millis(CAST(fetched_at AS BIGINT)
+                                                           + $refetch_after_ms))
+                              <= now(), true) THEN 'due'
             ELSE status END AS status,
        count(*) AS urls
 FROM crawldb

@@ -8,8 +8,9 @@
 --          yet (Nr = 0) gets at most T + 1 - Na URLs, so Tamura's rule
 --          (irrelevant after T + 1 irrelevant pages) holds within a round,
 --          whatever its size; $refetch (recrawl on), $due_by (timestamp: a
---          fetched page whose next_fetch is at or before it is due; a
---          fetched page never scheduled is due)
+--          fetched page whose next_fetch is at or before it is due; one
+--          never scheduled, fetched before recrawl was on, is due
+--          $refetch_after_ms after its fetch)
 -- output:  url, host, depth, priority, na, nr (the server's, or the
 --          directory's, fetched and target pages), due (a fetched page due
 --          again), relevant, next_fetch, etag, last_modified, host_rank
@@ -24,7 +25,10 @@ queued AS (
     SELECT url, host, dir, depth, priority, status, retries, retry_round,
            relevant, next_fetch, etag, last_modified,
            $refetch AND status = 'fetched'
-               AND CASE WHEN next_fetch IS NULL THEN true ELSE next_fetch <= $due_by END AS due,
+               AND coalesce(coalesce(next_fetch,
+                                     to_timestamp_millis(CAST(fetched_at AS BIGINT)
+                                                         + $refetch_after_ms))
+                            <= $due_by, true) AS due,
            SUM(CASE WHEN status = 'fetched' THEN 1 ELSE 0 END)
                OVER (PARTITION BY CASE WHEN $cap_by = 'dir' THEN dir ELSE host END) AS na,
            SUM(CASE WHEN status = 'fetched' AND relevant THEN 1 ELSE 0 END)

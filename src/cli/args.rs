@@ -276,7 +276,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N")]
     pub max_repeated_segment: Option<u32>,
     /// At most N URLs of one host in the crawldb, across rounds [default: 100000]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = whole::<u64>)]
     pub host_budget: Option<u64>,
     /// Follow at most the first N links of a page [default: 1000]
     #[arg(long, value_name = "N")]
@@ -433,14 +433,22 @@ pub struct DemoArgs {
 pub(super) fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(
     text: &str,
 ) -> Result<T, String> {
-    let value: T = text
-        .trim()
-        .parse()
-        .map_err(|_| "not a whole number".to_string())?;
+    let value: T = whole(text)?;
     if value < T::from(1) {
         return Err("must be at least 1".into());
     }
     Ok(value)
+}
+
+/// A whole number that SQL can hold: the steps bind numbers as Int64, where
+/// one past `i64::MAX` turns negative (a `--host-budget` of 2^63 rejected
+/// every link).
+pub(super) fn whole<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    let text = text.trim();
+    match text.parse::<i64>() {
+        Err(_) if text.parse::<u128>().is_ok() => Err(format!("at most {}", i64::MAX)),
+        _ => text.parse().map_err(|_| "not a whole number".to_string()),
+    }
 }
 
 /// Most parts a round can be split into: one machine or process each.

@@ -6,7 +6,7 @@ use clap::Args;
 
 #[derive(Debug, Args)]
 pub struct FetchArgs {
-    /// Requests in flight across all hosts
+    /// Requests in flight across all hosts (at most 65536)
     #[arg(long, default_value_t = 32, value_name = "N")]
     pub concurrency: usize,
     /// Pause between two requests to one host, in milliseconds (0 for a local web; at most 60000)

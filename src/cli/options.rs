@@ -12,6 +12,10 @@ use crate::generate::GenerateOptions;
 use crate::lang::TargetLang;
 use crate::store::schema::LINK_FEATURES;
 use crate::store::{CrawlConfig, CrawlLimits, StrategyParams};
+
+/// Most requests in flight (tokio's semaphore holds at most 2^61 permits;
+/// far fewer sockets are to be had).
+const MAX_CONCURRENCY: usize = 65_536;
 use crate::strategy::LinkSelection;
 
 impl LimitArgs {
@@ -61,6 +65,12 @@ impl FetchArgs {
         };
         if self.concurrency == 0 {
             return Err(Error::Usage("--concurrency 0: must be at least 1".into()));
+        }
+        if self.concurrency > MAX_CONCURRENCY {
+            return Err(Error::Usage(format!(
+                "--concurrency {}: at most {MAX_CONCURRENCY}",
+                self.concurrency
+            )));
         }
         if self.max_host_failures == 0 {
             return Err(Error::Usage(
@@ -363,6 +373,10 @@ mod tests {
             ("--connect-timeout=-1", "--connect-timeout -1"),
             ("--max-fetch-time 1e30", "at most 604800"),
             ("--concurrency 0", "--concurrency 0: must be at least 1"),
+            (
+                "--concurrency 2305843009213693952",
+                "--concurrency 2305843009213693952: at most 65536",
+            ),
             ("--max-host-failures 0", "--max-host-failures 0"),
             (
                 "--max-content-bytes 3GiB",
@@ -380,6 +394,15 @@ mod tests {
         let error = parse("langcrawl generate --top-n 0").unwrap_err();
         assert!(error.contains("--top-n"), "{error}");
         assert!(parse("langcrawl crawl --rounds 0").is_err());
+        // past i64::MAX a number turns negative in SQL
+        for flag in ["--top-n", "--max-per-host", "--host-budget"] {
+            let error = parse(&format!("langcrawl crawl {flag} 9223372036854775808")).unwrap_err();
+            assert!(
+                error.contains(flag) && error.contains("at most 9223372036854775807"),
+                "{error}"
+            );
+            assert!(parse(&format!("langcrawl crawl {flag} 9223372036854775807")).is_ok());
+        }
         let Command::Generate(args) = command("langcrawl generate --max-per-host 7") else {
             panic!("not generate");
         };

@@ -170,7 +170,7 @@ impl Engine {
     }
 
     /// Where `sql/<name>`'s text comes from, as errors name it.
-    fn sql_source(&self, name: &str) -> String {
+    pub fn sql_source(&self, name: &str) -> String {
         match self.overriding(name) {
             Some(path) => path.display().to_string(),
             None => format!("sql/{name}"),

@@ -191,6 +191,7 @@ pub(super) fn build_with_env(
     env: Matcher,
 ) -> Result<Client> {
     let headers = request_headers(&options.user_agent, options.accept_language.as_deref())?;
+    super::guard::check_proxy_schemes(options.proxy.as_deref()).map_err(Error::Usage)?;
     let mut builder = reqwest::Client::builder()
         .default_headers(headers.clone())
         .no_gzip()
@@ -380,22 +381,46 @@ async fn send_pooled(
     }
 }
 
-/// Sends a GET of `url` with reqwest.
+/// Sends a GET of `url` with reqwest, once more on a new connection when
+/// the server closed the kept-alive one it went out on.
 async fn send(
     client: &Client,
     url: &str,
     conditional: &HeaderMap,
 ) -> std::result::Result<Reply, Response> {
-    let request = client.inner.get(url).headers(conditional.clone());
-    request
-        .send()
-        .await
-        .map(Reply::Reqwest)
-        .map_err(|e| Response {
-            refused: super::guard::is_refusal(&e),
-            error: Some(super::proxy_pool::mark_unopened_tunnel(error_chain(&e))),
-            ..Response::default()
-        })
+    let attempt = || client.inner.get(url).headers(conditional.clone()).send();
+    let sent = match attempt().await {
+        Err(e) if closed_before_an_answer(&e) => attempt().await,
+        sent => sent,
+    };
+    sent.map(Reply::Reqwest).map_err(|e| Response {
+        refused: super::guard::is_refusal(&e),
+        error: Some(super::proxy_pool::mark_unopened_tunnel(error_chain(&e))),
+        ..Response::default()
+    })
+}
+
+/// A request the server's side of the connection ended before any answer
+/// came: a kept-alive connection the server closed (at its keep-alive
+/// timeout, or with no `Connection: close` on its last answer) as the
+/// request went out on it. HTTP/1.1 lets a client retry such a GET
+/// (RFC 9110 §9.2.2); a page would otherwise count a failure against its
+/// host.
+fn closed_before_an_answer(error: &reqwest::Error) -> bool {
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        let incomplete = cause
+            .downcast_ref::<hyper::Error>()
+            .is_some_and(hyper::Error::is_incomplete_message);
+        let reset = cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset);
+        if incomplete || reset {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
 }
 
 /// The values of header `name` (any case) among `headers`, `name: value`
@@ -424,50 +449,5 @@ pub fn error_chain(error: &dyn std::error::Error) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn a_name_of_a_blocked_address_is_never_connected() {
-        if !super::super::guard::proxies(None).is_empty() {
-            return; // a proxy from the environment resolves names itself
-        }
-        // A listener that would see the connection if the guard let it through.
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.set_nonblocking(true).unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let client = build(&ClientOptions::default(), false).unwrap();
-        let response = get(&client, &format!("http://localhost:{port}/"), 1024).await;
-        assert!(response.refused, "{response:?}");
-        assert!(response
-            .error
-            .unwrap()
-            .contains("private-address: loopback"));
-        assert!(listener.accept().is_err(), "nothing connected");
-        drop(listener);
-
-        let open = build(&ClientOptions::default(), true).unwrap();
-        let response = get(&open, &format!("http://localhost:{port}/"), 1024).await;
-        assert!(!response.refused, "--allow-private connects: {response:?}");
-        assert!(response
-            .error
-            .is_some_and(|e| !e.contains("private-address")));
-    }
-
-    #[tokio::test]
-    async fn an_https_url_through_a_closed_proxy_is_deferred_not_failed() {
-        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let proxy = format!("http://{}", closed.local_addr().unwrap());
-        drop(closed);
-        let options = ClientOptions {
-            proxy: Some(proxy),
-            ..ClientOptions::default()
-        };
-        let client = build(&options, true).unwrap();
-        for url in ["https://127.0.0.1:9/", "http://127.0.0.1:9/"] {
-            let response = get(&client, url, 1024).await;
-            let row = super::super::rows::classify(url.into(), "127.0.0.1".into(), response);
-            assert_eq!(row.status, "deferred", "{url}: {:?}", row.response.error);
-        }
-    }
-}
+#[path = "client_tests.rs"]
+mod tests;

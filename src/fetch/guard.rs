@@ -4,7 +4,8 @@
 //! DNS resolver installed in the HTTP client refuses names that resolve only
 //! to blocked addresses, so a redirect target or a name pointing at
 //! 169.254.169.254 is never connected. Proxy hosts are exempt: the proxy
-//! resolves the crawled names itself.
+//! resolves the crawled names itself. A proxy of a scheme fetch cannot
+//! speak to (`socks5://`) is refused before any request.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -149,17 +150,65 @@ pub fn proxies(explicit: Option<&str>) -> Vec<String> {
 /// [`proxies`] with the environment read through `env`: CGI is any
 /// `REQUEST_METHOD`, a proxy any value in UTF-8 that is not blank.
 fn proxies_in(explicit: Option<&str>, env: impl Fn(&str) -> Option<OsString>) -> Vec<String> {
-    let cgi = env("REQUEST_METHOD").is_some();
-    let from_env = PROXY_VARIABLES
-        .into_iter()
-        .filter(|_| !cgi)
-        .filter_map(|var| env(var)?.into_string().ok())
-        .filter(|v| !v.trim().is_empty());
+    let explicit = explicit.map(|proxy| ("--proxy", proxy.to_string()));
     explicit
-        .map(str::to_string)
         .into_iter()
-        .chain(from_env)
+        .chain(proxy_variables(env))
+        .map(|(_, proxy)| proxy)
         .collect()
+}
+
+/// The proxy variables set (none in a CGI script), each with its value.
+fn proxy_variables(
+    env: impl Fn(&str) -> Option<OsString>,
+) -> impl Iterator<Item = (&'static str, String)> {
+    let cgi = env("REQUEST_METHOD").is_some();
+    PROXY_VARIABLES
+        .into_iter()
+        .filter(move |_| !cgi)
+        .filter_map(move |var| Some((var, env(var)?.into_string().ok()?)))
+        .filter(|(_, v)| !v.trim().is_empty())
+}
+
+/// The schemes of the proxies fetch can speak to (reqwest is built
+/// without its `socks` feature).
+const PROXY_SCHEMES: [&str; 2] = ["http", "https"];
+
+/// Refuses, before any request, a proxy fetch cannot speak to (`socks5://`
+/// and the like): `--proxy`, or when it is not given the proxy variables,
+/// which reqwest then reads. Every URL would otherwise be deferred, round
+/// after round, by "unsupported scheme".
+pub fn check_proxy_schemes(explicit: Option<&str>) -> Result<(), String> {
+    check_proxy_schemes_in(explicit, |var| std::env::var_os(var))
+}
+
+/// [`check_proxy_schemes`] with the environment read through `env`.
+fn check_proxy_schemes_in(
+    explicit: Option<&str>,
+    env: impl Fn(&str) -> Option<OsString>,
+) -> Result<(), String> {
+    let unsupported = |proxy: &str| {
+        let (scheme, _) = proxy.split_once("://")?;
+        let scheme = scheme.to_ascii_lowercase();
+        (!PROXY_SCHEMES.contains(&scheme.as_str())).then_some(scheme)
+    };
+    if let Some(proxy) = explicit {
+        return match unsupported(proxy) {
+            Some(scheme) => Err(format!(
+                "--proxy {proxy}: a {scheme} proxy is not supported (an http:// or https:// one is)"
+            )),
+            None => Ok(()),
+        };
+    }
+    for (var, proxy) in proxy_variables(env) {
+        if let Some(scheme) = unsupported(&proxy) {
+            return Err(format!(
+                "{var}={proxy}: a {scheme} proxy is not supported (an http:// or https:// one \
+                 is); unset {var}, or give --proxy"
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -234,6 +283,29 @@ mod tests {
             ["127.0.0.1:3128"]
         );
         assert!(proxies_in(None, env(true)).is_empty());
+    }
+
+    #[test]
+    fn a_proxy_fetch_cannot_speak_to_is_refused_by_where_it_was_set() {
+        let env = |all_proxy: &'static str| {
+            move |var: &str| (var == "all_proxy").then(|| OsString::from(all_proxy))
+        };
+        let socks = env("socks5h://127.0.0.1:1080");
+        let err = check_proxy_schemes_in(Some("SOCKS5://127.0.0.1:1080"), socks).unwrap_err();
+        assert!(
+            err.starts_with("--proxy SOCKS5://") && err.contains("socks5 proxy"),
+            "{err}"
+        );
+        // --proxy given, reqwest reads no variable
+        assert!(check_proxy_schemes_in(Some("http://127.0.0.1:3128"), socks).is_ok());
+        assert!(check_proxy_schemes_in(Some("127.0.0.1:3128"), socks).is_ok());
+        let err = check_proxy_schemes_in(None, socks).unwrap_err();
+        assert!(
+            err.starts_with("all_proxy=socks5h://") && err.contains("unset all_proxy"),
+            "{err}"
+        );
+        assert!(check_proxy_schemes_in(None, env("https://127.0.0.1:3128")).is_ok());
+        assert!(check_proxy_schemes_in(None, |_: &str| None).is_ok());
     }
 
     #[tokio::test]

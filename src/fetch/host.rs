@@ -300,9 +300,13 @@ impl<'a> HostRun<'a> {
             .page_memory
             .reserve(working + content.len())
             .await;
-        let read = tokio::task::spawn_blocking(move || sitemap_read::read(&content)).await;
-        match read {
-            Ok(sitemap) => rows.extend(walk.rows(file, url, &response, sitemap)),
+        let read = tokio::task::spawn_blocking(move || (sitemap_read::read(&content), content));
+        match read.await {
+            Ok((sitemap, content)) => {
+                // back for the rows, which say where a cut file ends
+                response.content = content;
+                rows.extend(walk.rows(file, url, &response, sitemap))
+            }
             Err(e) => rows.push(walk.file_row(file, "failed", Some(format!("reading: {e}")))),
         }
         Some(working)

@@ -2,7 +2,8 @@
 //! answer is named, and the writer thread that counts and writes them.
 //!
 //! Statuses: `fetched`, `not-modified` (304 to a conditional request: the
-//! page is as last fetched), `redirect`, `gone` (4xx), `error` (5xx, network;
+//! page is as last fetched), `redirect`, `gone` (4xx, or a redirect that
+//! cannot be followed: no Location, or one not http(s)), `error` (5xx, network;
 //! retried in a later round), `robots_denied`, `deferred` (not requested now:
 //! robots.txt unavailable, 429/503 back-off, too many failures in a row, the
 //! host's time budget or the phase's deadline; the URL keeps its retries),
@@ -134,18 +135,24 @@ pub fn classify(url: String, host: String, mut response: Response) -> FetchRow {
                     redirect_to = Some(target.to_string());
                     "redirect"
                 }
+                // the server's answer, not a passing failure: asking again
+                // brings the same (as a 4xx does)
                 Some(Err(why)) => {
                     response.error = Some(format!("redirect Location: {why}"));
-                    "error"
+                    "gone"
                 }
                 None => {
                     response.error = Some("redirect without a Location header".into());
-                    "error"
+                    "gone"
                 }
             }
         }
         (Some(400..=499), None) => "gone",
-        (Some(_), None) => "error",
+        (Some(status), None) => {
+            // 5xx, or a code no answer to a GET has (101 Switching Protocols)
+            response.error = Some(format!("answered HTTP {status}"));
+            "error"
+        }
     };
     FetchRow {
         url,
@@ -286,7 +293,28 @@ mod tests {
         assert_eq!(status_of(answered(429)), "deferred");
         assert_eq!(status_of(answered(503)), "deferred");
         assert_eq!(status_of(answered(500)), "error");
-        assert_eq!(status_of(answered(301)), "error", "no Location");
+        assert_eq!(status_of(answered(301)), "gone", "no Location");
+        for location in ["ftp://a.jp/y", "javascript:void(0)", "http://a.jp:99999/"] {
+            let row = classify(
+                "http://a.jp/x".into(),
+                "a.jp".into(),
+                Response {
+                    location: Some(location.into()),
+                    ..answered(302)
+                },
+            );
+            assert_eq!(row.status, "gone", "{location}: final, not retried");
+            assert!(row
+                .response
+                .error
+                .is_some_and(|e| e.starts_with("redirect Location")));
+        }
+        let switching = classify("http://a.jp/x".into(), "a.jp".into(), answered(101));
+        assert_eq!(switching.status, "error");
+        assert_eq!(
+            switching.response.error.as_deref(),
+            Some("answered HTTP 101")
+        );
         let mut moved = answered(301);
         moved.location = Some("/y".into());
         let row = classify("http://a.jp/x".into(), "a.jp".into(), moved);

@@ -190,8 +190,9 @@ impl Walk {
         // a body cut at the cap reads as broken XML there: the cut is the reason
         let many = problem.as_deref() == Some("too-many-urls");
         if response.truncated && !many {
+            let read = problem.map(|p| format!(" ({p})")).unwrap_or_default();
             problem = Some(format!(
-                "too-large: cut at {} bytes",
+                "too-large: cut at {} bytes{read}",
                 response.content.len()
             ));
         }

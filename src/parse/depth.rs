@@ -8,8 +8,9 @@
 //! text are not counted. Which elements are open is followed as the
 //! builder keeps them ([`OpenElements`]), so ordinary pages are
 //! untouched and pages built to fool a plain count of tags are bounded
-//! too. One pass, linear in the page's length; [`tree`](super::tree)
-//! caps the builder's work behind it.
+//! too. A tag's attributes past [`MAX_ATTRIBUTES`] go the same way, but
+//! those the parse reads. One pass, linear in the page's length;
+//! [`tree`](super::tree) caps the builder's work behind it.
 
 use std::borrow::Cow;
 
@@ -18,6 +19,29 @@ use super::open_elements::OpenElements;
 
 /// The deepest a page's plain containers nest (browsers go on to 512).
 pub const MAX_DEPTH: usize = 256;
+
+/// The attributes of one tag the builder is given; past them only the
+/// first of each name link extraction reads ([`READ_ATTRIBUTES`]) stays.
+/// The tokenizer checks each new attribute against the tag's earlier
+/// ones: 100,000 on one tag (689 KB) took 27 s.
+pub const MAX_ATTRIBUTES: usize = 1_000;
+
+/// The attributes the parse reads (links, their anchors, hints).
+const READ_ATTRIBUTES: [&str; 13] = [
+    "alt",
+    "aria-label",
+    "charset",
+    "content",
+    "href",
+    "hreflang",
+    "http-equiv",
+    "lang",
+    "name",
+    "rel",
+    "src",
+    "title",
+    "type",
+];
 
 /// `html` with the tags of plain containers nested deeper than `max`
 /// removed; borrowed when nothing nests that deep.
@@ -38,6 +62,15 @@ pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
         if !bytes[text_from..start].trim_ascii().is_empty() {
             open.text();
         }
+        // where the tag rewritten without its extra attributes starts
+        let mut rewritten = None;
+        if !tag.extra_attributes.is_empty() {
+            let text = out.get_or_insert_with(|| String::with_capacity(html.len()));
+            text.push_str(&html[copied..start]);
+            rewritten = Some(text.len());
+            tag.push_bounded(html, start, text);
+            copied = tag.end;
+        }
         at = tag.end;
         text_from = at;
         if tag.name.is_empty() {
@@ -57,7 +90,10 @@ pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
         let kept = kept(&mut open, &tag, kinds, html);
         if !kept {
             let text = out.get_or_insert_with(|| String::with_capacity(html.len()));
-            text.push_str(&html[copied..start]);
+            match rewritten {
+                Some(at) => text.truncate(at),
+                None => text.push_str(&html[copied..start]),
+            }
             if text.ends_with(['<', '&']) {
                 // a stray `<` (or `&`) must not run into what follows
                 text.push_str("<!---->");
@@ -114,6 +150,8 @@ struct Tag {
     closing: bool,
     self_closing: bool,
     end: usize,
+    /// Where each attribute past [`MAX_ATTRIBUTES`] starts (none mostly).
+    extra_attributes: Vec<usize>,
 }
 
 impl Tag {
@@ -146,7 +184,8 @@ impl Tag {
             .take_while(|c| !(c.is_ascii_whitespace() || *c == '/' || *c == '>'))
             .map(|c| c.to_ascii_lowercase())
             .collect();
-        let (close, self_closing) = attributes_end(rest.as_bytes(), name_at + name.len());
+        let read = attributes_end(rest.as_bytes(), name_at + name.len());
+        let (close, self_closing) = (read.end, read.self_closing);
         let attributes = start + 1 + name_at + name.len()..(start + 1 + close).min(html.len());
         Some(Tag {
             name,
@@ -154,7 +193,38 @@ impl Tag {
             closing,
             self_closing,
             end: (start + 1 + close + 1).min(html.len()),
+            extra_attributes: read.extra.iter().map(|at| start + 1 + at).collect(),
         })
+    }
+
+    /// Writes the tag that starts at `start` into `out` without its
+    /// attributes past [`MAX_ATTRIBUTES`], but the first of each name in
+    /// [`READ_ATTRIBUTES`].
+    fn push_bounded(&self, html: &str, start: usize, out: &mut String) {
+        out.push_str(&html[start..self.extra_attributes[0]]);
+        let ends = self.extra_attributes[1..]
+            .iter()
+            .copied()
+            .chain([self.attributes.end]);
+        let mut kept: Vec<&str> = Vec::new();
+        for (from, to) in self.extra_attributes.iter().copied().zip(ends) {
+            let attribute = &html[from..to];
+            let name_end = attribute
+                .find(|c: char| c.is_ascii_whitespace() || c == '=' || c == '/')
+                .unwrap_or(attribute.len());
+            let name = attribute[..name_end].to_ascii_lowercase();
+            let read = READ_ATTRIBUTES.iter().find(|n| **n == name);
+            if let Some(read) = read.filter(|n| !kept.contains(n)) {
+                kept.push(read);
+                out.push(' ');
+                out.push_str(attribute.trim_end());
+            }
+        }
+        if self.self_closing && !out.ends_with('/') {
+            out.push_str(" /");
+        }
+        // the tag's end as it was (none when the page ends inside it)
+        out.push_str(&html[self.attributes.end..self.end]);
     }
 
     fn other(end: usize) -> Tag {
@@ -164,6 +234,7 @@ impl Tag {
             closing: false,
             self_closing: false,
             end,
+            extra_attributes: Vec::new(),
         }
     }
 }
@@ -181,11 +252,22 @@ enum In {
     SelfClosing,
 }
 
-/// The index of the `>` that ends a tag's attributes in `rest`, read from
-/// `from` as the tokenizer reads them, and whether the tag closes itself;
-/// the end of `rest` if it never ends (the tokenizer drops such a tag).
-fn attributes_end(rest: &[u8], from: usize) -> (usize, bool) {
+/// A tag's attributes as the tokenizer reads them.
+struct Attributes {
+    /// The index of the `>` that ends them; the end of the text if none
+    /// does (the tokenizer drops such a tag).
+    end: usize,
+    self_closing: bool,
+    /// Where each attribute past [`MAX_ATTRIBUTES`] starts.
+    extra: Vec<usize>,
+}
+
+/// The attributes of a tag in `rest`, read from `from` as the tokenizer
+/// reads them (HTML §13.2.5).
+fn attributes_end(rest: &[u8], from: usize) -> Attributes {
     let mut state = In::BeforeName;
+    let mut count = 0;
+    let mut extra = Vec::new();
     let mut i = from;
     while i < rest.len() {
         let b = rest[i];
@@ -193,11 +275,19 @@ fn attributes_end(rest: &[u8], from: usize) -> (usize, bool) {
         if state == In::SelfClosing && b != b'>' {
             state = In::BeforeName; // and the byte read again
         }
+        let before = state;
         state = match (state, b) {
             (In::Quoted(q), b) if b == q => In::AfterQuoted,
             (In::Quoted(q), _) => In::Quoted(q),
             (In::BeforeValue, b'"' | b'\'') => In::Quoted(b),
-            (_, b'>') => return (i, state == In::SelfClosing),
+            (_, b'>') => {
+                let self_closing = state == In::SelfClosing;
+                return Attributes {
+                    end: i,
+                    self_closing,
+                    extra,
+                };
+            }
             (In::Unquoted, _) if space => In::BeforeName,
             (In::Unquoted, _) => In::Unquoted,
             (_, _) if space => match state {
@@ -210,9 +300,19 @@ fn attributes_end(rest: &[u8], from: usize) -> (usize, bool) {
             (In::Name | In::AfterName, b'=') => In::BeforeValue,
             _ => In::Name,
         };
+        if state == In::Name && before != In::Name {
+            count += 1;
+            if count > MAX_ATTRIBUTES {
+                extra.push(i);
+            }
+        }
         i += 1;
     }
-    (rest.len(), false)
+    Attributes {
+        end: rest.len(),
+        self_closing: false,
+        extra,
+    }
 }
 
 /// Where the raw text of element `name` that starts at `from` ends: at its

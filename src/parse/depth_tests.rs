@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 
-use super::{bounded, MAX_DEPTH};
+use super::{bounded, MAX_ATTRIBUTES, MAX_DEPTH};
 use crate::parse::html::extract;
 use crate::testing::cases;
 
@@ -63,6 +63,63 @@ fn a_deep_page_keeps_its_text_and_links_and_nests_no_deeper_than_the_bound() {
     );
     assert_eq!(extracted.links.len(), 1);
     assert_eq!(extracted.links[0].href, "/bottom");
+}
+
+/// One tag with `n` attributes named `a0`, `a1`, ... and then `last`.
+fn attributed(tag: &str, n: usize, last: &str) -> String {
+    let attributes: String = (0..n).map(|i| format!(" a{i}=\"{i}\"")).collect();
+    format!(
+        "<html><body><p>before <{tag}{attributes} {last}>inside</{tag}> after</p></body></html>"
+    )
+}
+
+#[test]
+fn a_tag_keeps_its_first_attributes_and_those_the_parse_reads() {
+    let page = attributed(
+        "a",
+        100_000,
+        "href=/far title='the far page' a0=dup href=/second",
+    );
+    let cut = bounded(&page, MAX_DEPTH);
+    assert!(
+        cut.len() < page.len() / 50,
+        "{} of {} bytes",
+        cut.len(),
+        page.len()
+    );
+    let count = |name: &str| cut.matches(&format!(" {name}=")).count();
+    assert_eq!(count(&format!("a{}", MAX_ATTRIBUTES - 1)), 1);
+    assert_eq!(count(&format!("a{MAX_ATTRIBUTES}")), 0, "past the bound");
+    assert_eq!(
+        (count("href"), count("title")),
+        (1, 1),
+        "the first of each read one"
+    );
+    let extracted = extract(&page);
+    assert_eq!(extracted.links.len(), 1);
+    assert_eq!(extracted.links[0].href, "/far");
+    assert!(
+        extracted.text.contains("before inside after"),
+        "{}",
+        extracted.text
+    );
+    // a self-closing foreign tag stays self-closing; an unended one unended
+    let svg = attributed("svg", 2_000, "/").replace("</svg>", "");
+    assert!(
+        bounded(&svg, MAX_DEPTH).contains(" />inside"),
+        "{}",
+        &svg[..80]
+    );
+    let unended = format!("<p>x<a {}", "b ".repeat(3_000));
+    let cut = bounded(&unended, MAX_DEPTH);
+    assert!(!cut.ends_with('>'), "{}", &cut[cut.len() - 20..]);
+    assert_eq!(cut.matches(" b").count(), MAX_ATTRIBUTES);
+    // at the bound a page is as it was
+    let full = attributed("a", MAX_ATTRIBUTES - 1, "href=/x");
+    assert!(matches!(
+        bounded(&full, MAX_DEPTH),
+        std::borrow::Cow::Borrowed(_)
+    ));
 }
 
 #[test]

@@ -50,6 +50,14 @@ const BLOCKS: &[&str] = &[
 const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 /// Characters of text kept on each side of a link as its context.
 const CONTEXT_CHARS: usize = 80;
+/// Characters of a link's anchor kept, here already: a link left open
+/// around the rest of a page (links nest inside `<math>`, `<object>` or a
+/// table cell) spans all the text after it, and 200 such links held 1.5 GB.
+const ANCHOR_CHARS: usize = super::outlinks::MAX_ANCHOR_CHARS;
+/// Bytes of anchors and contexts kept for one page; past them a link keeps
+/// its anchor's first [`CONTEXT_CHARS`] characters and no context (a page
+/// of nested links a few bytes each would otherwise hold gigabytes).
+const PAGE_LINK_TEXT: usize = 4 << 20;
 
 static TITLE: LazyLock<Selector> = LazyLock::new(|| Selector::parse("title").unwrap());
 static BASE: LazyLock<Selector> = LazyLock::new(|| Selector::parse("base[href]").unwrap());
@@ -177,10 +185,15 @@ pub fn extract(html: &str) -> Extracted {
             .is_some_and(|c| c.to_ascii_lowercase().contains("nofollow"))
     });
     walk.finish();
+    let mut text_left = PAGE_LINK_TEXT;
     let links = walk
         .links
         .iter()
-        .map(|span| walk.raw_link(span, nofollow_all))
+        .map(|span| {
+            let link = walk.raw_link(span, nofollow_all, text_left > 0);
+            text_left = text_left.saturating_sub(link.anchor.len() + link.context.len());
+            link
+        })
         .collect();
     Extracted {
         title: document
@@ -388,23 +401,36 @@ impl Walk {
         }
     }
 
-    fn raw_link(&self, span: &LinkSpan, nofollow_all: bool) -> RawLink {
-        let text = self
-            .text
-            .get(span.start..span.end)
-            .unwrap_or_default()
-            .trim();
+    /// The link of `span`; with `roomy` false (the page's budget for link
+    /// text spent), a short anchor and no context.
+    fn raw_link(&self, span: &LinkSpan, nofollow_all: bool, roomy: bool) -> RawLink {
+        let keep = if roomy { ANCHOR_CHARS } else { CONTEXT_CHARS };
+        let spanned = self.text.get(span.start..span.end).unwrap_or_default();
+        let text = first_chars(spanned.trim(), keep);
+        // the context is around the anchor as kept
+        let end = if text.len() < spanned.trim().len() {
+            span.start + (spanned.len() - spanned.trim_start().len()) + text.len()
+        } else {
+            span.end
+        };
         let (anchor, anchor_source) = match (text.is_empty(), &span.fallback) {
-            (false, _) => (text.to_string(), Some("text")),
-            (true, Some((fallback, from))) => (fallback.clone(), Some(*from)),
+            (false, _) => (text.trim_end().to_string(), Some("text")),
+            (true, Some((fallback, from))) => (
+                first_chars(fallback, keep).trim_end().to_string(),
+                Some(*from),
+            ),
             (true, None) => (String::new(), None),
+        };
+        let context = match roomy {
+            true => context_around(&self.text, span.start, end),
+            false => String::new(),
         };
         RawLink {
             kind: span.kind,
             href: span.href.clone(),
             anchor,
             anchor_source,
-            context: context_around(&self.text, span.start, span.end),
+            context,
             heading: self.heading_before(span),
             nofollow: span.nofollow || nofollow_all,
             hreflang: span.hreflang.clone(),
@@ -463,6 +489,13 @@ fn collapse_whitespace(text: &str) -> String {
         collapsed.push_str(word);
     }
     collapsed
+}
+
+/// The first `chars` characters of `text`.
+fn first_chars(text: &str, chars: usize) -> &str {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text, |(at, _)| &text[..at])
 }
 
 /// Up to `CONTEXT_CHARS` characters of text on each side of `start..end`, with the span.

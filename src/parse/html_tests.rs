@@ -173,8 +173,20 @@ fn assert_span_invariants(page: &Extracted) {
         );
         let span = span.unwrap_or_default().trim();
         if !span.is_empty() {
-            assert_eq!(link.anchor, span);
+            assert!(
+                span.starts_with(&link.anchor),
+                "{:?} not in {span:?}",
+                link.anchor
+            );
+            assert!(
+                link.anchor.chars().count() <= ANCHOR_CHARS,
+                "{:?}",
+                link.anchor
+            );
+            let cut = link.anchor.len() < span.len();
+            assert!(cut || link.anchor == span, "{:?} for {span:?}", link.anchor);
         }
+        assert!(link.context.chars().count() <= ANCHOR_CHARS + 2 * CONTEXT_CHARS);
         assert!(
             page.text.contains(&link.heading) && link.heading.chars().count() <= 160,
             "heading {:?} not in {:?}",
@@ -334,4 +346,79 @@ proptest! {
             prop_assert!(!url.is_empty());
         }
     }
+}
+
+/// Links nest inside `<math>`, `<object>` and table cells, each then
+/// spanning the rest of the page (200 of them held 1.5 GB): anchors and
+/// contexts stay bounded link by link.
+#[test]
+fn links_left_open_around_the_rest_of_a_page_keep_bounded_anchors() {
+    let words = "word ".repeat(100);
+    let nested = |link: &dyn Fn(usize) -> String| (0..300).map(link).collect::<String>();
+    for (how, body) in [
+        (
+            "math",
+            format!("<math>{}", nested(&|i| format!("<a href=/{i}>{words}"))),
+        ),
+        (
+            "object",
+            nested(&|i| format!("<a href=/{i}><object>{words}")),
+        ),
+        (
+            "table",
+            nested(&|i| format!("<a href=/{i}><table><td>{words}")),
+        ),
+    ] {
+        let page = extract(&format!("<html><body>{body}</body></html>"));
+        assert!(page.links.len() >= 200, "{how}: {}", page.links.len());
+        assert_span_invariants(&page);
+        let first = page.links[0].anchor.chars().count();
+        assert!(
+            (ANCHOR_CHARS - 1..=ANCHOR_CHARS).contains(&first),
+            "{how}: {first}"
+        );
+        let spanned = page
+            .text
+            .get(page.links[0].span.clone())
+            .unwrap_or_default();
+        assert!(
+            spanned.len() > 10 * ANCHOR_CHARS,
+            "{how}: links no longer nest"
+        );
+    }
+}
+
+/// Past [`PAGE_LINK_TEXT`] bytes of anchors and contexts a page's links
+/// keep a short anchor and no context, so that the links of a page are
+/// bounded in all, however many there are.
+#[test]
+fn a_pages_links_keep_a_bounded_text_in_all() {
+    let words = "word ".repeat(100);
+    let links = 9_000;
+    let body: String = (0..links)
+        .map(|i| format!("<p><a href=/{i}>{words}</a></p>"))
+        .collect();
+    let page = extract(&format!("<html><body>{body}</body></html>"));
+    assert_eq!(page.links.len(), links);
+    assert_span_invariants(&page);
+    let kept: usize = page
+        .links
+        .iter()
+        .map(|l| l.anchor.len() + l.context.len())
+        .sum();
+    let most = 4 * (ANCHOR_CHARS + 2 * CONTEXT_CHARS);
+    assert!(
+        kept <= PAGE_LINK_TEXT + links * (CONTEXT_CHARS + 1) + most,
+        "{kept}"
+    );
+    let (first, last) = (&page.links[0], &page.links[links - 1]);
+    assert!((ANCHOR_CHARS - 1..=ANCHOR_CHARS).contains(&first.anchor.chars().count()));
+    assert!(!first.context.is_empty());
+    let short = last.anchor.chars().count();
+    assert!(
+        (CONTEXT_CHARS - 1..=CONTEXT_CHARS).contains(&short),
+        "{:?}",
+        last.anchor
+    );
+    assert!(last.context.is_empty());
 }

@@ -18,7 +18,7 @@ use super::{FetchedPage, LinkRow};
 use crate::lang;
 use crate::urls;
 
-const MAX_ANCHOR_CHARS: usize = 200;
+pub(super) const MAX_ANCHOR_CHARS: usize = 200;
 /// Rows a destination may have (one per distinct text it is linked with).
 const MAX_ROWS_PER_DESTINATION: usize = 4;
 

@@ -6,6 +6,7 @@ pub mod crawl_json;
 pub mod durable;
 pub mod layout;
 pub mod lock;
+pub mod outside;
 pub mod parts;
 mod recover;
 pub mod rows;

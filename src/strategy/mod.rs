@@ -333,10 +333,20 @@ impl LinkSelection {
             }
             engine.register_result(table.name, df).await?;
         }
-        engine.register_view(
-            "strategy_out",
-            engine.query_file(self.strategy.sql, &params).await?,
-        )?;
+        let out = engine.query_file(self.strategy.sql, &params).await?;
+        let missing: Vec<&str> = STRATEGY_COLUMNS
+            .into_iter()
+            .filter(|c| out.schema().field_with_unqualified_name(c).is_err())
+            .collect();
+        if !missing.is_empty() {
+            return Err(Error::Usage(format!(
+                "{}: no column {} (a strategy returns {})",
+                engine.sql_source(self.strategy.sql),
+                missing.join(", "),
+                STRATEGY_COLUMNS.join(", ")
+            )));
+        }
+        engine.register_view("strategy_out", out)?;
         engine.query_file("steps/decide.sql", &params).await
     }
 
@@ -356,6 +366,10 @@ impl LinkSelection {
             .map_err(Error::sql("adding the pruned queue to the decisions"))
     }
 }
+
+/// What a strategy's SQL returns, one row per link (`sql/steps/decide.sql`
+/// reads them).
+const STRATEGY_COLUMNS: [&str; 5] = ["src_url", "url", "accepted", "priority", "reason"];
 
 /// Registers table `target_tlds` (column `tld`) with `tlds`, once each.
 pub fn register_target_tlds(engine: &Engine, tlds: &[String]) -> Result<()> {

@@ -66,6 +66,26 @@ fn a_seeds_file_with_junk_lines() {
 }
 
 #[test]
+fn crawl_seeds_warns_of_a_bad_line_under_quiet_too() {
+    let crawl = Crawl::new();
+    let mut seeds = vec!["javascript:void(0)".to_string()];
+    seeds.extend(crawl.web.web.seeds("jpn", 2));
+    let seeds = crawl.seeds_file(&seeds);
+    let seeds = seeds.to_str().unwrap();
+    let out = crawl.run(&[
+        "crawl", "--seeds", seeds, "--lang", "ja", "--rounds", "1", "-q",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let err = stderr(&out);
+    assert!(err.contains(":1: skipped \"javascript:void(0)\""), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "quiet: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
 fn an_unknown_strategy_is_refused_with_the_names_there_are() {
     let out = langcrawl(&["crawl", "--strategy", "nope"]);
     assert_eq!(out.status.code(), Some(2));
@@ -423,4 +443,69 @@ fn a_proxy_that_refuses_every_connection_loses_no_url() {
         crawl.number("SELECT count(*) FROM fetch WHERE status = 'fetched'"),
         listed
     );
+}
+
+#[test]
+fn a_changed_step_that_would_lose_urls_or_a_strategy_without_its_columns_is_named() {
+    let crawl = Crawl::parsed();
+    let before = crawl.rows("SELECT url, status FROM crawldb ORDER BY url");
+    let sql_dir = crawl.tmp.path().join("sql");
+    std::fs::create_dir_all(sql_dir.join("strategies")).unwrap();
+    std::fs::write(sql_dir.join("strategies/bfs.sql"), "SELECT 1 AS x").unwrap();
+    let dir = sql_dir.to_str().unwrap();
+    // the strategy's file is at fault, not decide.sql that reads it
+    assert_bad_input(
+        &crawl.run(&["updatedb", "--sql-dir", dir]),
+        &format!("{dir}/strategies/bfs.sql: no column src_url, url, accepted, priority, reason"),
+    );
+    std::fs::remove_file(sql_dir.join("strategies/bfs.sql")).unwrap();
+    std::fs::create_dir_all(sql_dir.join("steps")).unwrap();
+    let merge = include_str!("../../sql/steps/merge_crawldb.sql");
+    let dropping = format!("SELECT * FROM (\n{merge}\n) AS merged LIMIT 1");
+    std::fs::write(sql_dir.join("steps/merge_crawldb.sql"), dropping).unwrap();
+    assert_bad_input(
+        &crawl.run(&["updatedb", "--sql-dir", dir]),
+        &format!("{dir}/steps/merge_crawldb.sql: gave 1 URLs for a crawldb of"),
+    );
+    let after = crawl.rows("SELECT url, status FROM crawldb ORDER BY url");
+    assert_eq!(before, after, "the crawldb is left as it was");
+    crawl.ok(&["updatedb"]);
+}
+
+#[test]
+fn an_output_inside_the_crawl_is_refused() {
+    let crawl = Crawl::parsed();
+    crawl.ok(&["updatedb"]);
+    let json = crawl.dir().join("crawl.json");
+    let kept = std::fs::read(&json).unwrap();
+    let inside = |path: &str| crawl.dir().join(path).to_str().unwrap().to_string();
+    for args in [
+        vec!["report".to_string(), "--html".into(), inside("crawl.json")],
+        vec![
+            "export".into(),
+            "text".into(),
+            "-o".into(),
+            inside("crawl.json"),
+        ],
+        vec![
+            "export".into(),
+            "warc".into(),
+            "-o".into(),
+            inside("00001/fetch"),
+        ],
+        vec![
+            "graph".into(),
+            "export".into(),
+            "-o".into(),
+            inside("00002"),
+        ],
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_bad_input(&crawl.run(&args), "inside the crawl");
+    }
+    assert_eq!(std::fs::read(&json).unwrap(), kept, "crawl.json untouched");
+    assert!(!crawl.dir().join("00002").exists(), "no round made up");
+    let beside = crawl.tmp.path().join("text.jsonl.gz");
+    crawl.ok(&["export", "text", "-o", beside.to_str().unwrap()]);
+    assert!(beside.exists());
 }

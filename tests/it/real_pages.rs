@@ -190,7 +190,8 @@ fn the_language_a_url_names_agrees_with_the_hreflang_of_real_links() {
 
 /// `a[href]` elements with no text of their own and no naming attribute,
 /// and an image inside with a non-empty `alt` (the first such): the links
-/// whose anchor is an image's description (selected independently).
+/// whose anchor is an image's description (selected independently), its
+/// first 200 characters as a link keeps them.
 fn independent_image_links(html: &str) -> Vec<String> {
     let document = Html::parse_document(html);
     let links = Selector::parse("a[href]").unwrap();
@@ -206,7 +207,8 @@ fn independent_image_links(html: &str) -> Vec<String> {
         .filter_map(|a| {
             a.select(&images).find_map(|img| {
                 let alt: Vec<&str> = img.value().attr("alt")?.split_whitespace().collect();
-                (!alt.is_empty()).then(|| alt.join(" "))
+                let kept: String = alt.join(" ").chars().take(200).collect();
+                (!alt.is_empty()).then(|| kept.trim_end().to_string())
             })
         })
         .collect()

@@ -247,3 +247,21 @@ fn check_revisits(crawl: &Crawl, not_modified: usize) {
         "pages served twice with the same bytes: {by_digest}"
     );
 }
+
+/// A crawl that turns recrawl on later: its pages are due a refetch
+/// interval after their fetch, not at once (they were never scheduled).
+#[test]
+fn recrawl_turned_on_later_waits_a_pages_interval_from_its_fetch() {
+    let crawl = Crawl::parsed();
+    crawl.ok(&["updatedb"]);
+    let fetched = crawl.number("SELECT count(*) FROM crawldb WHERE status = 'fetched'");
+    assert!(fetched > 0);
+    crawl.ok(&["generate", "--refetch-after", "30d"]);
+    let again = crawl.number(
+        "SELECT count(*) FROM fetchlist f JOIN crawldb c ON c.url = f.url \
+         WHERE f.round = 2 AND c.status = 'fetched'",
+    );
+    assert_eq!(again, 0, "no page fetched minutes ago is due");
+    let status = crawl.ok(&["status"]);
+    assert!(!status.contains("due"), "{status}");
+}

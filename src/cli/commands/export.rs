@@ -9,6 +9,11 @@ use crate::lang::TargetLang;
 use crate::store::CrawlDir;
 
 pub(in crate::cli) async fn export(ctx: &Context, command: &ExportCommand) -> Result<()> {
+    let out = match command {
+        ExportCommand::Warc(args) => &args.out,
+        ExportCommand::Text(args) => &args.out,
+    };
+    crate::store::outside::refuse_inside_crawl(&ctx.root, out, "-o")?;
     let crawl = CrawlDir::open_read_only(&ctx.root)?;
     match command {
         ExportCommand::Warc(args) => export_warc(ctx, &crawl, args).await,

@@ -40,6 +40,7 @@ const TABLE_ROWS: usize = 10_000;
 
 pub(in crate::cli) async fn report(ctx: &Context, args: &ReportArgs) -> Result<()> {
     if let Some(out) = &args.html {
+        crate::store::outside::refuse_inside_crawl(&ctx.root, out, "--html")?;
         let figures = crate::report::html::write(&ctx.engine, &ctx.root, out).await?;
         ctx.say(format!("report: {figures} figures -> {}", out.display()));
     }

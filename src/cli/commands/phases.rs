@@ -17,13 +17,7 @@ pub(in crate::cli) async fn inject(ctx: &Context, seeds: &Path, lang: Option<&st
         .transpose()?;
     let report = crate::inject::run(&ctx.engine, &ctx.root, seeds, config).await?;
     for line in &report.rejected {
-        eprintln!(
-            "langcrawl: {}:{}: skipped {:?}: {}",
-            seeds.display(),
-            line.line,
-            line.text,
-            line.why
-        );
+        eprintln!("{}", line.warning(seeds));
     }
     ctx.say(&report);
     if report.rejected.is_empty() {

@@ -87,6 +87,7 @@ pub(in crate::cli) fn import_graph(ctx: &Context, from: &Path, out: &Path) -> Re
 }
 
 pub(in crate::cli) async fn export_graph(ctx: &Context, out: &Path) -> Result<()> {
+    crate::store::outside::refuse_inside_crawl(&ctx.root, out, "-o")?;
     let crawl = CrawlDir::open_read_only(&ctx.root)?;
     let exported = crate::sim::export::run(&ctx.engine, &crawl, out).await?;
     ctx.say(format!(
