@@ -394,6 +394,16 @@ mod tests {
         let error = parse("langcrawl generate --top-n 0").unwrap_err();
         assert!(error.contains("--top-n"), "{error}");
         assert!(parse("langcrawl crawl --rounds 0").is_err());
+        // a negative number is the flag's bad value, not an unknown flag
+        for (flag, value) in [
+            ("--refetch-share", "-0.1"),
+            ("--rounds", "-1"),
+            ("--top-n", "-5"),
+        ] {
+            let error = parse(&format!("langcrawl crawl {flag} {value}")).unwrap_err();
+            assert!(error.contains(flag) && error.contains(value), "{error}");
+            assert!(!error.contains("unexpected argument"), "{error}");
+        }
         // past i64::MAX a number turns negative in SQL
         for flag in ["--top-n", "--max-per-host", "--host-budget"] {
             let error = parse(&format!("langcrawl crawl {flag} 9223372036854775808")).unwrap_err();

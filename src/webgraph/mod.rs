@@ -124,15 +124,26 @@ impl WebDir {
         Ok(web)
     }
 
-    /// Prepares `root` for a new graph: it must not exist yet, or be empty.
+    /// Prepares `root` for a new graph: it must not exist yet, be empty,
+    /// or hold an unfinished graph (one a killed run left: pages and links
+    /// or their temp folders, no web.json), which is removed.
     pub fn create(root: impl Into<PathBuf>) -> Result<Self> {
         let web = WebDir::new(root);
         if web.root.exists() {
-            let empty = std::fs::read_dir(&web.root)
+            let names: Vec<std::ffi::OsString> = std::fs::read_dir(&web.root)
                 .map_err(Error::io(&web.root))?
-                .next()
-                .is_none();
-            if !empty {
+                .map(|entry| entry.map(|e| e.file_name()))
+                .collect::<std::io::Result<_>>()
+                .map_err(Error::io(&web.root))?;
+            // a temp folder of ours says a run was cut off writing here
+            let cut_off = names.iter().any(|n| n.to_string_lossy().contains(".tmp-"));
+            let unfinished = cut_off && names.iter().all(|name| is_graph_part(&web.root, name));
+            if unfinished {
+                for name in &names {
+                    let path = web.root.join(name);
+                    std::fs::remove_dir_all(&path).map_err(Error::io(&path))?;
+                }
+            } else {
                 return Err(Error::Usage(format!(
                     "{} exists and is not empty; give another -o DIR or remove it",
                     web.root.display()
@@ -180,9 +191,72 @@ impl WebDir {
     }
 }
 
+/// Whether `name` in `root` is a part of a graph being written, before
+/// its web.json: its pages or links segment, done or in its temp folder
+/// (`pages.tmp-<pid>`), holding Parquet parts only.
+fn is_graph_part(root: &Path, name: &std::ffi::OsStr) -> bool {
+    let text = name.to_string_lossy();
+    let segment = text
+        .split_once(".tmp-")
+        .map_or(&*text, |(segment, _)| segment);
+    let parts_only = || {
+        let Ok(entries) = std::fs::read_dir(root.join(name)) else {
+            return false;
+        };
+        entries.flatten().all(|e| {
+            let file = e.file_name().to_string_lossy().into_owned();
+            file.starts_with("part-") && file.ends_with(".parquet")
+        })
+    };
+    (segment == "pages" || segment == "links") && parts_only()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_graph_a_killed_run_left_is_replaced_and_nothing_else_is() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = |name: &str, files: &[&str]| {
+            let root = tmp.path().join(name);
+            for file in files {
+                let path = root.join(file);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, b"x").unwrap();
+            }
+            root
+        };
+        let cut = dir(
+            "cut",
+            &["pages/part-1.parquet", "links.tmp-77/part-2.parquet"],
+        );
+        WebDir::create(&cut).unwrap();
+        assert_eq!(std::fs::read_dir(&cut).unwrap().count(), 0, "emptied");
+        for (name, files) in [
+            (
+                "notes",
+                &[
+                    "pages/part-1.parquet",
+                    "links.tmp-77/part-2.parquet",
+                    "notes.txt",
+                ][..],
+            ),
+            (
+                "own",
+                &["pages/summary.csv", "links.tmp-77/part-2.parquet"][..],
+            ),
+            (
+                "whole",
+                &["pages/part-1.parquet", "links/part-2.parquet"][..],
+            ),
+        ] {
+            let root = dir(name, files);
+            let err = WebDir::create(&root).unwrap_err().to_string();
+            assert!(err.contains("exists and is not empty"), "{name}: {err}");
+            assert!(root.join(files[0]).exists(), "{name}: kept");
+        }
+    }
 
     /// Two hosts: a home page linking to a page that redirects, its target,
     /// and a page only a link names (never fetched).
