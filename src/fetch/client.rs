@@ -381,16 +381,26 @@ async fn send_pooled(
     }
 }
 
-/// Sends a GET of `url` with reqwest, once more on a new connection when
-/// the server closed the kept-alive one it went out on.
+/// Sends a GET of `url` with reqwest, once more (on another connection)
+/// when the server closed the one it went out on before any answer.
 async fn send(
     client: &Client,
     url: &str,
     conditional: &HeaderMap,
 ) -> std::result::Result<Reply, Response> {
-    let attempt = || client.inner.get(url).headers(conditional.clone()).send();
-    let sent = match attempt().await {
-        Err(e) if closed_before_an_answer(&e) => attempt().await,
+    let started = std::time::Instant::now();
+    let attempt = |timeout| {
+        let request = client.inner.get(url).headers(conditional.clone());
+        request.timeout(timeout).send()
+    };
+    let sent = match attempt(client.timeout).await {
+        // within the one --timeout both share
+        Err(e) if closed_before_an_answer(&e) => {
+            match client.timeout.checked_sub(started.elapsed()) {
+                Some(left) if !left.is_zero() => attempt(left).await,
+                _ => Err(e),
+            }
+        }
         sent => sent,
     };
     sent.map(Reply::Reqwest).map_err(|e| Response {

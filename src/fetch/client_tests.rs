@@ -46,10 +46,10 @@ async fn an_https_url_through_a_closed_proxy_is_deferred_not_failed() {
     }
 }
 
-/// A server that answers the first request of each connection, keeps it
-/// open without `Connection: close`, and closes it on the next request
-/// without answering: the kept-alive race, every time.
-fn closing_after_one_answer() -> (String, Arc<std::sync::atomic::AtomicUsize>) {
+/// A server that answers the first `answers` requests of each connection
+/// (0 or 1), keeps it open without `Connection: close`, and closes it on
+/// the next request without answering: the kept-alive race, every time.
+fn closing_after(answers: usize) -> (String, Arc<std::sync::atomic::AtomicUsize>) {
     use std::io::{Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/", listener.local_addr().unwrap());
@@ -61,7 +61,8 @@ fn closing_after_one_answer() -> (String, Arc<std::sync::atomic::AtomicUsize>) {
             counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             std::thread::spawn(move || {
                 let mut buf = [0u8; 4096];
-                if !matches!(stream.read(&mut buf), Ok(n) if n > 0) {
+                if answers == 0 || !matches!(stream.read(&mut buf), Ok(n) if n > 0) {
+                    let _ = stream.read(&mut buf);
                     return;
                 }
                 let body = "<p>ok</p>";
@@ -77,7 +78,7 @@ fn closing_after_one_answer() -> (String, Arc<std::sync::atomic::AtomicUsize>) {
 
 #[tokio::test]
 async fn a_get_on_a_connection_the_server_closed_is_sent_again_once() {
-    let (url, connections) = closing_after_one_answer();
+    let (url, connections) = closing_after(1);
     let client = build(&ClientOptions::default(), true).unwrap();
     for page in 0..4 {
         let response = get(&client, &url, 1024).await;
@@ -87,4 +88,16 @@ async fn a_get_on_a_connection_the_server_closed_is_sent_again_once() {
     // each page after the first went out on the kept-alive connection, was
     // dropped there, and was sent again on a new one
     assert_eq!(connections.load(std::sync::atomic::Ordering::SeqCst), 4);
+}
+
+#[tokio::test]
+async fn a_server_that_drops_every_request_is_asked_twice_not_more() {
+    let (url, connections) = closing_after(0);
+    let client = build(&ClientOptions::default(), true).unwrap();
+    let response = get(&client, &url, 1024).await;
+    assert!(
+        response.error.is_some() && response.http_status.is_none(),
+        "{response:?}"
+    );
+    assert_eq!(connections.load(std::sync::atomic::Ordering::SeqCst), 2);
 }

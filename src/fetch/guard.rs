@@ -175,9 +175,11 @@ fn proxy_variables(
 const PROXY_SCHEMES: [&str; 2] = ["http", "https"];
 
 /// Refuses, before any request, a proxy fetch cannot speak to (`socks5://`
-/// and the like): `--proxy`, or when it is not given the proxy variables,
-/// which reqwest then reads. Every URL would otherwise be deferred, round
-/// after round, by "unsupported scheme".
+/// and the like): `--proxy`, or when it is not given the proxies the
+/// variables give http and https URLs, as reqwest picks them (hyper-util's
+/// `Matcher::from_env`: `HTTP_PROXY`, else `http_proxy`, and when that is
+/// blank `ALL_PROXY`, else `all_proxy`; https alike). Every URL would
+/// otherwise be deferred, round after round, by "unsupported scheme".
 pub fn check_proxy_schemes(explicit: Option<&str>) -> Result<(), String> {
     check_proxy_schemes_in(explicit, |var| std::env::var_os(var))
 }
@@ -187,21 +189,28 @@ fn check_proxy_schemes_in(
     explicit: Option<&str>,
     env: impl Fn(&str) -> Option<OsString>,
 ) -> Result<(), String> {
-    let unsupported = |proxy: &str| {
-        let (scheme, _) = proxy.split_once("://")?;
-        let scheme = scheme.to_ascii_lowercase();
-        (!PROXY_SCHEMES.contains(&scheme.as_str())).then_some(scheme)
-    };
     if let Some(proxy) = explicit {
-        return match unsupported(proxy) {
+        return match unsupported_scheme(proxy) {
             Some(scheme) => Err(format!(
                 "--proxy {proxy}: a {scheme} proxy is not supported (an http:// or https:// one is)"
             )),
             None => Ok(()),
         };
     }
-    for (var, proxy) in proxy_variables(env) {
-        if let Some(scheme) = unsupported(&proxy) {
+    if env("REQUEST_METHOD").is_some() {
+        return Ok(()); // a CGI script: reqwest reads no variable
+    }
+    let first_set = |names: [&'static str; 2]| {
+        let found = names
+            .into_iter()
+            .find_map(|n| Some((n, env(n)?.into_string().ok()?)));
+        found.filter(|(_, value)| !value.trim().is_empty())
+    };
+    let all = first_set(["ALL_PROXY", "all_proxy"]);
+    let picked = [["HTTP_PROXY", "http_proxy"], ["HTTPS_PROXY", "https_proxy"]]
+        .map(|names| first_set(names).or_else(|| all.clone()));
+    for (var, proxy) in picked.into_iter().flatten() {
+        if let Some(scheme) = unsupported_scheme(&proxy) {
             return Err(format!(
                 "{var}={proxy}: a {scheme} proxy is not supported (an http:// or https:// one \
                  is); unset {var}, or give --proxy"
@@ -209,6 +218,13 @@ fn check_proxy_schemes_in(
         }
     }
     Ok(())
+}
+
+/// The scheme of `proxy` when fetch cannot speak to it (none written is http).
+fn unsupported_scheme(proxy: &str) -> Option<String> {
+    let (scheme, _) = proxy.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    (!PROXY_SCHEMES.contains(&scheme.as_str())).then_some(scheme)
 }
 
 #[cfg(test)]
@@ -287,10 +303,13 @@ mod tests {
 
     #[test]
     fn a_proxy_fetch_cannot_speak_to_is_refused_by_where_it_was_set() {
-        let env = |all_proxy: &'static str| {
-            move |var: &str| (var == "all_proxy").then(|| OsString::from(all_proxy))
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |var: &str| {
+                let found = vars.iter().find(|(name, _)| *name == var);
+                found.map(|(_, value)| OsString::from(value))
+            }
         };
-        let socks = env("socks5h://127.0.0.1:1080");
+        let socks = env(&[("all_proxy", "socks5h://127.0.0.1:1080")]);
         let err = check_proxy_schemes_in(Some("SOCKS5://127.0.0.1:1080"), socks).unwrap_err();
         assert!(
             err.starts_with("--proxy SOCKS5://") && err.contains("socks5 proxy"),
@@ -304,8 +323,26 @@ mod tests {
             err.starts_with("all_proxy=socks5h://") && err.contains("unset all_proxy"),
             "{err}"
         );
-        assert!(check_proxy_schemes_in(None, env("https://127.0.0.1:3128")).is_ok());
-        assert!(check_proxy_schemes_in(None, |_: &str| None).is_ok());
+        // ALL_PROXY only stands in for a scheme without its own variable
+        let both = env(&[
+            ("http_proxy", "http://127.0.0.1:7890"),
+            ("https_proxy", "http://127.0.0.1:7890"),
+            ("all_proxy", "socks5://127.0.0.1:7890"),
+        ]);
+        assert!(check_proxy_schemes_in(None, both).is_ok());
+        let https_falls_back = env(&[
+            ("http_proxy", "http://127.0.0.1:7890"),
+            ("ALL_PROXY", "socks5://127.0.0.1:7890"),
+        ]);
+        let err = check_proxy_schemes_in(None, https_falls_back).unwrap_err();
+        assert!(err.starts_with("ALL_PROXY="), "{err}");
+        // the upper-case variable is the one read
+        let upper = env(&[("HTTP_PROXY", "http://a:1"), ("http_proxy", "socks5://b:1")]);
+        assert!(check_proxy_schemes_in(None, upper).is_ok());
+        let cgi = env(&[("REQUEST_METHOD", "GET"), ("HTTP_PROXY", "socks5://b:1")]);
+        assert!(check_proxy_schemes_in(None, cgi).is_ok());
+        assert!(check_proxy_schemes_in(None, env(&[("https_proxy", "https://a:1")])).is_ok());
+        assert!(check_proxy_schemes_in(None, env(&[])).is_ok());
     }
 
     #[tokio::test]

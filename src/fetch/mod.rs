@@ -47,10 +47,15 @@ use host::{HostQueue, Queued, Shared};
 use hosts::HostRecord;
 pub use rows::{classify, FetchRow};
 
+/// The most requests in flight (tokio's semaphore holds at most 2^61
+/// permits; far fewer sockets are to be had).
+pub const MAX_CONCURRENCY: usize = 65_536;
+
 #[derive(Debug, Clone)]
 pub struct FetchOptions {
     pub client: ClientOptions,
     /// Requests in flight across all hosts.
+    /// Requests in flight, 1 to [`MAX_CONCURRENCY`].
     pub concurrency: usize,
     /// Pause between two requests to one host.
     pub delay: Duration,
@@ -200,7 +205,9 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
     });
     let shared = Arc::new(Shared {
         client,
-        permits: Arc::new(Semaphore::new(options.concurrency.max(1))),
+        permits: Arc::new(Semaphore::new(
+            options.concurrency.clamp(1, MAX_CONCURRENCY),
+        )),
         page_memory,
         options: options.clone(),
         tx,

@@ -44,7 +44,8 @@ const READ_ATTRIBUTES: [&str; 13] = [
 ];
 
 /// `html` with the tags of plain containers nested deeper than `max`
-/// removed; borrowed when nothing nests that deep.
+/// removed, and the attributes of a tag past [`MAX_ATTRIBUTES`]; borrowed
+/// when nothing nests that deep and no tag has that many.
 pub fn bounded(html: &str, max: usize) -> Cow<'_, str> {
     let mut out: Option<String> = None;
     let mut open = OpenElements::new(max);
@@ -184,7 +185,7 @@ impl Tag {
             .take_while(|c| !(c.is_ascii_whitespace() || *c == '/' || *c == '>'))
             .map(|c| c.to_ascii_lowercase())
             .collect();
-        let read = attributes_end(rest.as_bytes(), name_at + name.len());
+        let read = read_attributes(rest.as_bytes(), name_at + name.len());
         let (close, self_closing) = (read.end, read.self_closing);
         let attributes = start + 1 + name_at + name.len()..(start + 1 + close).min(html.len());
         Some(Tag {
@@ -217,11 +218,13 @@ impl Tag {
             if let Some(read) = read.filter(|n| !kept.contains(n)) {
                 kept.push(read);
                 out.push(' ');
-                out.push_str(attribute.trim_end());
+                out.push_str(attribute.trim_end_matches(|c: char| c.is_ascii_whitespace()));
             }
         }
-        if self.self_closing && !out.ends_with('/') {
-            out.push_str(" /");
+        // apart from the kept ones, so that a `/` is neither lost nor made
+        out.push(' ');
+        if self.self_closing {
+            out.push('/');
         }
         // the tag's end as it was (none when the page ends inside it)
         out.push_str(&html[self.attributes.end..self.end]);
@@ -264,7 +267,7 @@ struct Attributes {
 
 /// The attributes of a tag in `rest`, read from `from` as the tokenizer
 /// reads them (HTML §13.2.5).
-fn attributes_end(rest: &[u8], from: usize) -> Attributes {
+fn read_attributes(rest: &[u8], from: usize) -> Attributes {
     let mut state = In::BeforeName;
     let mut count = 0;
     let mut extra = Vec::new();

@@ -114,6 +114,26 @@ fn a_tag_keeps_its_first_attributes_and_those_the_parse_reads() {
     let cut = bounded(&unended, MAX_DEPTH);
     assert!(!cut.ends_with('>'), "{}", &cut[cut.len() - 20..]);
     assert_eq!(cut.matches(" b").count(), MAX_ATTRIBUTES);
+    // a `/` before the cut does not close the tag, one in a kept value stays
+    let slash = attributed("svg", MAX_ATTRIBUTES, "").replace(
+        &format!(" a{}=\"{}\"", MAX_ATTRIBUTES - 1, MAX_ATTRIBUTES - 1),
+        &format!(" a{}=\"x\"/a{MAX_ATTRIBUTES}", MAX_ATTRIBUTES - 1),
+    );
+    assert!(bounded(&slash, MAX_DEPTH).contains("=\"x\"/ >inside"));
+    let kept_slash = attributed("svg", MAX_ATTRIBUTES, "href=/x/ zz/");
+    assert!(bounded(&kept_slash, MAX_DEPTH).contains(" href=/x/ />inside"));
+    // a tag too deep to keep goes whole, its attributes with it
+    let deep = format!(
+        "{}<div {}>deep</div>",
+        "<div>".repeat(2 * MAX_DEPTH),
+        "b ".repeat(2_000)
+    );
+    let cut = bounded(&deep, MAX_DEPTH);
+    assert!(
+        !cut.contains(" b ") && cut.ends_with(">deep"),
+        "{}",
+        &cut[cut.len() - 40..]
+    );
     // at the bound a page is as it was
     let full = attributed("a", MAX_ATTRIBUTES - 1, "href=/x");
     assert!(matches!(

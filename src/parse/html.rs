@@ -12,6 +12,7 @@ use ego_tree::NodeRef;
 use scraper::node::Element;
 use scraper::{Node, Selector};
 
+use super::link_text::{LinkText, CONTEXT_CHARS, PAGE_LINK_TEXT};
 use super::refresh::refresh_url;
 
 /// Elements whose text is not visible (their links are still collected).
@@ -48,17 +49,6 @@ const BLOCKS: &[&str] = &[
 ];
 /// Elements whose text is a heading: the links after one appear under it.
 const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
-/// Characters of text kept on each side of a link as its context.
-const CONTEXT_CHARS: usize = 80;
-/// Characters of a link's anchor kept, here already: a link left open
-/// around the rest of a page (links nest inside `<math>`, `<object>` or a
-/// table cell) spans all the text after it, and 200 such links held 1.5 GB.
-const ANCHOR_CHARS: usize = super::outlinks::MAX_ANCHOR_CHARS;
-/// Bytes of anchors and contexts kept for one page; past them a link keeps
-/// its anchor's first [`CONTEXT_CHARS`] characters and no context (a page
-/// of nested links a few bytes each would otherwise hold gigabytes).
-const PAGE_LINK_TEXT: usize = 4 << 20;
-
 static TITLE: LazyLock<Selector> = LazyLock::new(|| Selector::parse("title").unwrap());
 static BASE: LazyLock<Selector> = LazyLock::new(|| Selector::parse("base[href]").unwrap());
 static META_CONTENT_LANGUAGE: LazyLock<Selector> =
@@ -190,9 +180,14 @@ pub fn extract(html: &str) -> Extracted {
         .links
         .iter()
         .map(|span| {
-            let link = walk.raw_link(span, nofollow_all, text_left > 0);
-            text_left = text_left.saturating_sub(link.anchor.len() + link.context.len());
-            link
+            let text = LinkText::of(
+                &walk.text,
+                (span.start, span.end),
+                span.fallback.as_ref(),
+                text_left == 0,
+            );
+            text_left = text_left.saturating_sub(text.bytes());
+            walk.raw_link(span, nofollow_all, text)
         })
         .collect();
     Extracted {
@@ -401,36 +396,14 @@ impl Walk {
         }
     }
 
-    /// The link of `span`; with `roomy` false (the page's budget for link
-    /// text spent), a short anchor and no context.
-    fn raw_link(&self, span: &LinkSpan, nofollow_all: bool, roomy: bool) -> RawLink {
-        let keep = if roomy { ANCHOR_CHARS } else { CONTEXT_CHARS };
-        let spanned = self.text.get(span.start..span.end).unwrap_or_default();
-        let text = first_chars(spanned.trim(), keep);
-        // the context is around the anchor as kept
-        let end = if text.len() < spanned.trim().len() {
-            span.start + (spanned.len() - spanned.trim_start().len()) + text.len()
-        } else {
-            span.end
-        };
-        let (anchor, anchor_source) = match (text.is_empty(), &span.fallback) {
-            (false, _) => (text.trim_end().to_string(), Some("text")),
-            (true, Some((fallback, from))) => (
-                first_chars(fallback, keep).trim_end().to_string(),
-                Some(*from),
-            ),
-            (true, None) => (String::new(), None),
-        };
-        let context = match roomy {
-            true => context_around(&self.text, span.start, end),
-            false => String::new(),
-        };
+    /// The link of `span`, its anchor and context `text`.
+    fn raw_link(&self, span: &LinkSpan, nofollow_all: bool, text: LinkText) -> RawLink {
         RawLink {
             kind: span.kind,
             href: span.href.clone(),
-            anchor,
-            anchor_source,
-            context,
+            anchor: text.anchor,
+            anchor_source: text.source,
+            context: text.context,
             heading: self.heading_before(span),
             nofollow: span.nofollow || nofollow_all,
             hreflang: span.hreflang.clone(),
@@ -480,7 +453,7 @@ fn is_refresh(element: &Element) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"))
 }
 
-fn collapse_whitespace(text: &str) -> String {
+pub(super) fn collapse_whitespace(text: &str) -> String {
     let mut collapsed = String::with_capacity(text.len());
     for word in text.split_whitespace() {
         if !collapsed.is_empty() {
@@ -489,27 +462,6 @@ fn collapse_whitespace(text: &str) -> String {
         collapsed.push_str(word);
     }
     collapsed
-}
-
-/// The first `chars` characters of `text`.
-fn first_chars(text: &str, chars: usize) -> &str {
-    text.char_indices()
-        .nth(chars)
-        .map_or(text, |(at, _)| &text[..at])
-}
-
-/// Up to `CONTEXT_CHARS` characters of text on each side of `start..end`, with the span.
-fn context_around(text: &str, start: usize, end: usize) -> String {
-    let (Some(head), Some(_), Some(tail)) =
-        (text.get(..start), text.get(start..end), text.get(end..))
-    else {
-        return String::new();
-    };
-    let from = head.char_indices().rev().nth(CONTEXT_CHARS - 1);
-    let to = tail.char_indices().nth(CONTEXT_CHARS);
-    let from = from.map_or(0, |(at, _)| at);
-    let to = to.map_or(text.len(), |(at, _)| end + at);
-    collapse_whitespace(&text[from..to])
 }
 
 #[cfg(test)]

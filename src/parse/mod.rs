@@ -11,6 +11,7 @@ mod element_kinds;
 mod guard;
 pub mod html;
 pub mod link_header;
+mod link_text;
 mod open_elements;
 mod outlinks;
 mod page;

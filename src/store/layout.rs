@@ -163,7 +163,7 @@ impl Phase {
     }
 }
 
-const CRAWL_JSON: &str = "crawl.json";
+pub(super) const CRAWL_JSON: &str = "crawl.json";
 const CRAWLDB: &str = "crawldb";
 pub(super) const CRAWLDB_OLD: &str = "crawldb.old";
 const HOSTS: &str = "hosts";

@@ -334,18 +334,7 @@ impl LinkSelection {
             engine.register_result(table.name, df).await?;
         }
         let out = engine.query_file(self.strategy.sql, &params).await?;
-        let missing: Vec<&str> = STRATEGY_COLUMNS
-            .into_iter()
-            .filter(|c| out.schema().field_with_unqualified_name(c).is_err())
-            .collect();
-        if !missing.is_empty() {
-            return Err(Error::Usage(format!(
-                "{}: no column {} (a strategy returns {})",
-                engine.sql_source(self.strategy.sql),
-                missing.join(", "),
-                STRATEGY_COLUMNS.join(", ")
-            )));
-        }
+        check_strategy_columns(engine, self.strategy.sql, &out)?;
         engine.register_view("strategy_out", out)?;
         engine.query_file("steps/decide.sql", &params).await
     }
@@ -370,6 +359,25 @@ impl LinkSelection {
 /// What a strategy's SQL returns, one row per link (`sql/steps/decide.sql`
 /// reads them).
 const STRATEGY_COLUMNS: [&str; 5] = ["src_url", "url", "accepted", "priority", "reason"];
+
+/// Refuses a strategy's SQL (`sql`, planned as `out`) without the columns
+/// [`STRATEGY_COLUMNS`], naming its file: decide.sql, which reads them,
+/// would be blamed.
+fn check_strategy_columns(engine: &Engine, sql: &str, out: &DataFrame) -> Result<()> {
+    let missing: Vec<&str> = STRATEGY_COLUMNS
+        .into_iter()
+        .filter(|c| out.schema().field_with_unqualified_name(c).is_err())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{}: no column {} (a strategy returns {})",
+        engine.sql_source(sql),
+        missing.join(", "),
+        STRATEGY_COLUMNS.join(", ")
+    )))
+}
 
 /// Registers table `target_tlds` (column `tld`) with `tlds`, once each.
 pub fn register_target_tlds(engine: &Engine, tlds: &[String]) -> Result<()> {

@@ -244,7 +244,7 @@ mod tests {
             ),
             (
                 "own",
-                &["pages/summary.csv", "links.tmp-77/part-2.parquet"][..],
+                &["pages/summary.txt", "links.tmp-77/part-2.parquet"][..],
             ),
             (
                 "whole",

@@ -218,7 +218,7 @@ fn a_server_that_never_answers() {
 }
 
 /// The whole of stderr is one line, and the exit status 2 (bad input).
-fn assert_bad_input(out: &std::process::Output, needle: &str) {
+pub(crate) fn assert_bad_input(out: &std::process::Output, needle: &str) {
     assert_one_line_error(out, needle);
     assert_eq!(stderr(out).lines().count(), 1, "{}", stderr(out));
     assert_eq!(out.status.code(), Some(2), "{out:?}");
@@ -443,69 +443,4 @@ fn a_proxy_that_refuses_every_connection_loses_no_url() {
         crawl.number("SELECT count(*) FROM fetch WHERE status = 'fetched'"),
         listed
     );
-}
-
-#[test]
-fn a_changed_step_that_would_lose_urls_or_a_strategy_without_its_columns_is_named() {
-    let crawl = Crawl::parsed();
-    let before = crawl.rows("SELECT url, status FROM crawldb ORDER BY url");
-    let sql_dir = crawl.tmp.path().join("sql");
-    std::fs::create_dir_all(sql_dir.join("strategies")).unwrap();
-    std::fs::write(sql_dir.join("strategies/bfs.sql"), "SELECT 1 AS x").unwrap();
-    let dir = sql_dir.to_str().unwrap();
-    // the strategy's file is at fault, not decide.sql that reads it
-    assert_bad_input(
-        &crawl.run(&["updatedb", "--sql-dir", dir]),
-        &format!("{dir}/strategies/bfs.sql: no column src_url, url, accepted, priority, reason"),
-    );
-    std::fs::remove_file(sql_dir.join("strategies/bfs.sql")).unwrap();
-    std::fs::create_dir_all(sql_dir.join("steps")).unwrap();
-    let merge = include_str!("../../sql/steps/merge_crawldb.sql");
-    let dropping = format!("SELECT * FROM (\n{merge}\n) AS merged LIMIT 1");
-    std::fs::write(sql_dir.join("steps/merge_crawldb.sql"), dropping).unwrap();
-    assert_bad_input(
-        &crawl.run(&["updatedb", "--sql-dir", dir]),
-        &format!("{dir}/steps/merge_crawldb.sql: gave 1 URLs for a crawldb of"),
-    );
-    let after = crawl.rows("SELECT url, status FROM crawldb ORDER BY url");
-    assert_eq!(before, after, "the crawldb is left as it was");
-    crawl.ok(&["updatedb"]);
-}
-
-#[test]
-fn an_output_inside_the_crawl_is_refused() {
-    let crawl = Crawl::parsed();
-    crawl.ok(&["updatedb"]);
-    let json = crawl.dir().join("crawl.json");
-    let kept = std::fs::read(&json).unwrap();
-    let inside = |path: &str| crawl.dir().join(path).to_str().unwrap().to_string();
-    for args in [
-        vec!["report".to_string(), "--html".into(), inside("crawl.json")],
-        vec![
-            "export".into(),
-            "text".into(),
-            "-o".into(),
-            inside("crawl.json"),
-        ],
-        vec![
-            "export".into(),
-            "warc".into(),
-            "-o".into(),
-            inside("00001/fetch"),
-        ],
-        vec![
-            "graph".into(),
-            "export".into(),
-            "-o".into(),
-            inside("00002"),
-        ],
-    ] {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        assert_bad_input(&crawl.run(&args), "inside the crawl");
-    }
-    assert_eq!(std::fs::read(&json).unwrap(), kept, "crawl.json untouched");
-    assert!(!crawl.dir().join("00002").exists(), "no round made up");
-    let beside = crawl.tmp.path().join("text.jsonl.gz");
-    crawl.ok(&["export", "text", "-o", beside.to_str().unwrap()]);
-    assert!(beside.exists());
 }

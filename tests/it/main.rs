@@ -11,6 +11,7 @@ mod focused;
 mod frontier;
 mod golden;
 mod graceful_stop;
+mod guarded_writes;
 mod hostile;
 mod hostile_server;
 mod hostile_sitemap_files;
