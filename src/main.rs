@@ -1,8 +1,6 @@
 //! The `langcrawl` command: parse the command line, run it, print any error
 //! on one line and exit non-zero.
 
-use clap::Parser;
-
 /// mimalloc, not the system allocator: parse allocates per link on every
 /// core and frees on the writing thread, and glibc's malloc spent ~40% of
 /// a link-dense parse in its own bookkeeping.
@@ -17,7 +15,7 @@ const STACK_BYTES: usize = 256 << 20;
 fn main() {
     no_huge_pages();
     end_quietly_when_stdout_closes();
-    let cli = match langcrawl::cli::Cli::try_parse() {
+    let cli = match langcrawl::cli::Cli::parse_args(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => argument_error(e),
     };

@@ -34,7 +34,7 @@ pub struct Cli {
     /// TMPDIR beyond it), e.g. 8GiB, or none. The pool counts DataFusion's
     /// estimates, far above real use (an updatedb of 10M URLs holds 1.9 GiB
     /// but needs more than a 17 GiB pool) [default: none]
-    #[arg(allow_negative_numbers = true, long, global = true, value_name = "SIZE", value_parser = crate::memory::parse_limit)]
+    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::memory::parse_limit)]
     pub memory_limit: Option<usize>,
 
     /// Where the SQL steps run: local (DataFusion in this process), ballista
@@ -166,13 +166,13 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub lang: Option<String>,
     /// Stop each strategy after this many fetches [default: when its queue is empty]
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = positive::<u64>)]
+    #[arg(long, value_name = "N", value_parser = positive::<u64>)]
     pub pages: Option<u64>,
     /// URLs fetched per round (generate's --top-n)
-    #[arg(allow_negative_numbers = true, long, default_value_t = 1_000, value_name = "K", value_parser = positive::<u64>)]
+    #[arg(long, default_value_t = 1_000, value_name = "K", value_parser = positive::<u64>)]
     pub round_size: u64,
     /// Stop each strategy after N rounds [default: when its queue is empty]
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = positive::<u32>)]
+    #[arg(long, value_name = "N", value_parser = positive::<u32>)]
     pub rounds: Option<u32>,
     /// Output folder: one crawl directory per strategy, metrics, miss ratios and round times as Parquet and CSV
     #[arg(short = 'o', long = "out", value_name = "DIR")]
@@ -220,17 +220,17 @@ pub struct DetectArgs {
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// At most N URLs in the fetch list
-    #[arg(allow_negative_numbers = true, long, default_value_t = 50_000, value_name = "N", value_parser = positive::<u64>)]
+    #[arg(long, default_value_t = 50_000, value_name = "N", value_parser = positive::<u64>)]
     pub top_n: u64,
     /// At most N URLs of one host
-    #[arg(allow_negative_numbers = true, long, default_value_t = 1_000, value_name = "N", value_parser = positive::<u64>)]
+    #[arg(long, default_value_t = 1_000, value_name = "N", value_parser = positive::<u64>)]
     pub max_per_host: u64,
     /// A URL whose fetch failed N times (timeouts, 5xx) is `gone`; saved in
     /// crawl.json [default: the crawl's, else 3]
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = positive::<u32>)]
+    #[arg(long, value_name = "N", value_parser = positive::<u32>)]
     pub max_retries: Option<u32>,
     /// Split the fetch list by host into N parts (at most 4096), fetched and parsed each with `--partition I` (on any machine that sees the crawl directory); updatedb gathers them
-    #[arg(allow_negative_numbers = true, long, default_value_t = 1, value_name = "N", value_parser = partition_count)]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = partition_count)]
     pub partitions: usize,
     #[command(flatten)]
     pub recrawl: super::recrawl_args::RecrawlArgs,
@@ -249,7 +249,7 @@ pub struct FetchCommandArgs {
 #[derive(Debug, Args)]
 pub struct PartitionArg {
     /// Work on part I of a round split by `generate --partitions N` (0 to N-1)
-    #[arg(allow_negative_numbers = true, long, value_name = "I")]
+    #[arg(long, value_name = "I")]
     pub partition: Option<usize>,
 }
 
@@ -267,22 +267,22 @@ pub struct AllowPrivateArg {
 #[derive(Debug, Args)]
 pub struct LimitArgs {
     /// Follow links at most N steps from a seed (a redirect is a step) [default: 50]
-    #[arg(allow_negative_numbers = true, long, value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,
     /// Refuse URLs longer than N characters [default: 2048]
-    #[arg(allow_negative_numbers = true, long, value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub max_url_length: Option<u32>,
     /// Refuse URLs with a path segment repeated more than N times (/a/b/a/b/a/) [default: 2]
-    #[arg(allow_negative_numbers = true, long, value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub max_repeated_segment: Option<u32>,
     /// At most N URLs of one host in the crawldb, across rounds [default: 100000]
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = whole::<u64>)]
+    #[arg(long, value_name = "N", value_parser = whole::<u64>)]
     pub host_budget: Option<u64>,
     /// Follow at most the first N links of a page [default: 1000]
-    #[arg(allow_negative_numbers = true, long, value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub max_outlinks: Option<u32>,
     /// Follow at most N redirects in a row [default: 5]
-    #[arg(allow_negative_numbers = true, long, value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub max_redirects: Option<u32>,
     #[command(flatten)]
     pub guard: AllowPrivateArg,
@@ -308,7 +308,7 @@ pub struct UpdateArgs {
 #[derive(Debug, Args)]
 pub struct StrategyArgs {
     /// Tamura's T: irrelevant pages a server (or directory) may show before it is judged irrelevant [default: 10]
-    #[arg(allow_negative_numbers = true, long, value_name = "T")]
+    #[arg(long, value_name = "T")]
     pub tolerance: Option<u32>,
     /// tld-anchor: the target's ccTLDs, comma-separated [default: per language, e.g. jp; cn,tw,hk]
     #[arg(long, value_name = "TLD,...", value_delimiter = ',')]
@@ -317,10 +317,10 @@ pub struct StrategyArgs {
     #[arg(long, value_name = "BOOL")]
     pub han_matches: Option<bool>,
     /// ontology: follow a link whose OBRS (Σ term count × importance over its context) exceeds this [default: 5, the paper's Min_OntRel; chosen by scripts/reproduce-kumar-vig]
-    #[arg(allow_negative_numbers = true, long, value_name = "X")]
+    #[arg(long, value_name = "X")]
     pub min_ont_rel: Option<f64>,
     /// ontology: else follow it if its LARS (the class-rule probability from its page's class to the class sought) exceeds this [default: 0.15, chosen by scripts/reproduce-kumar-vig]
-    #[arg(allow_negative_numbers = true, long, value_name = "X")]
+    #[arg(long, value_name = "X")]
     pub min_la_rel: Option<f64>,
     /// ontology: the class sought [default: the class of the most important term]
     #[arg(long, value_name = "CLASS")]
@@ -338,19 +338,19 @@ pub struct StrategyArgs {
     #[arg(long, value_name = "FILE")]
     pub stop_words: Option<PathBuf>,
     /// ontology: chain class rules up to this many steps for LARS, 1 to 4 (1 = the rules as given) [default: 2]
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4))]
     pub rule_depth: Option<u32>,
     /// adaptive: share of each round's fetch list spent exploring the servers the crawl knows least (a bandit over servers), 0 to 0.9 [default: 0.02, chosen on the family of webs of scripts/bench-focus]
-    #[arg(allow_negative_numbers = true, long, value_name = "S")]
+    #[arg(long, value_name = "S")]
     pub explore_share: Option<f64>,
     /// adaptive: a round holds at least this share of the pages fetched so far, 0 to 1; larger shares mean fewer rounds (less CPU per page), smaller ones fewer requests to reach the target pages [default: 0.02, chosen on live-exported webgen webs, docs/adaptive.md]
-    #[arg(allow_negative_numbers = true, long, value_name = "F")]
+    #[arg(long, value_name = "F")]
     pub round_floor: Option<f64>,
     /// Stop the crawl when the target share of the last round's fetches (with as many rounds before it as it takes to hold 10/Y requests) falls below Y, for the best-ranked and for the explored fetches alike (0 to 1) [default: never]
-    #[arg(allow_negative_numbers = true, long, value_name = "Y")]
+    #[arg(long, value_name = "Y")]
     pub min_yield: Option<f64>,
     /// Stop the crawl after N fetch requests [default: no limit]
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = positive::<u64>)]
+    #[arg(long, value_name = "N", value_parser = positive::<u64>)]
     pub max_pages: Option<u64>,
     /// adaptive: features the model leaves out, for ablations (kind, hreflang, url_lang, anchor, tld, hops, inlinks, src_server, dst_server, dst_dir); a target-language anchor also shows in dst_server and dst_dir (their /target-anchor values): leave those out too to take it away whole [default: none]
     #[arg(long, value_name = "FEATURE,...", value_delimiter = ',')]
@@ -378,7 +378,7 @@ pub struct CrawlArgs {
     #[arg(long)]
     pub seeds: Option<PathBuf>,
     /// Rounds to run
-    #[arg(allow_negative_numbers = true, long, default_value_t = 3, value_parser = positive::<u32>)]
+    #[arg(long, default_value_t = 3, value_parser = positive::<u32>)]
     pub rounds: u32,
     /// End the crawl cleanly at this time: an RFC 3339 time
     /// (2026-12-01T06:00:00Z) or a duration from now (90s, 45m, 8h, 2d); the
@@ -414,7 +414,7 @@ pub struct SqlArgs {
     pub format: Format,
     /// Print at most N rows [default: 10000 as a table, whose columns are as wide as
     /// their widest cell; every row as csv or json, which stream]
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = positive::<usize>)]
+    #[arg(long, value_name = "N", value_parser = positive::<usize>)]
     pub max_rows: Option<usize>,
     /// Include the fetched bytes (`fetch.content`, and `fetch.payload`: the body as received where it differs)
     #[arg(long)]
@@ -424,7 +424,7 @@ pub struct SqlArgs {
 #[derive(Debug, Args)]
 pub struct DemoArgs {
     /// Fetch requests each strategy may make
-    #[arg(allow_negative_numbers = true, long, value_name = "N", default_value_t = 1500, value_parser = positive::<u64>)]
+    #[arg(long, value_name = "N", default_value_t = 1500, value_parser = positive::<u64>)]
     pub max_pages: u64,
 }
 

@@ -26,7 +26,7 @@ pub struct WarcArgs {
     #[arg(long)]
     pub only_target: bool,
     /// Start a new file once one holds this much (e.g. 1GB, 100MiB)
-    #[arg(allow_negative_numbers = true, long, default_value = "1GB", value_name = "SIZE", value_parser = crate::memory::parse_nonzero_size)]
+    #[arg(long, default_value = "1GB", value_name = "SIZE", value_parser = crate::memory::parse_nonzero_size)]
     pub max_file_size: usize,
 }
 
@@ -42,25 +42,15 @@ pub struct TextArgs {
     #[arg(long, value_name = "A..B")]
     pub rounds: Option<RoundRange>,
     /// Leave out pages whose main text is shorter than N characters
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 200,
-        value_name = "N"
-    )]
+    #[arg(long, default_value_t = 200, value_name = "N")]
     pub min_chars: usize,
     /// Remove a line (a paragraph of the main text) found on N or more pages of the same host: the site's menus, footers and notices that Readability kept (0 keeps every line)
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 3,
-        value_name = "N"
-    )]
+    #[arg(long, default_value_t = 3, value_name = "N")]
     pub site_boilerplate: usize,
     /// Leave out exact duplicates (same text) and near duplicates (see --near-bits)
     #[arg(long)]
     pub dedup: bool,
     /// Near duplicates: SimHash fingerprints (64 bits, over 3-token shingles) at most this many bits apart
-    #[arg(allow_negative_numbers = true, long, default_value_t = 3, value_name = "BITS", value_parser = clap::value_parser!(u32).range(0..=32))]
+    #[arg(long, default_value_t = 3, value_name = "BITS", value_parser = clap::value_parser!(u32).range(0..=32))]
     pub near_bits: u32,
 }

@@ -7,51 +7,26 @@ use clap::Args;
 #[derive(Debug, Args)]
 pub struct FetchArgs {
     /// Requests in flight across all hosts (at most 65536)
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 32,
-        value_name = "N"
-    )]
+    #[arg(long, default_value_t = 32, value_name = "N")]
     pub concurrency: usize,
     /// Pause between two requests to one host, in milliseconds (0 for a local web; at most 60000)
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 1000,
-        value_name = "MS"
-    )]
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
     pub delay_ms: u64,
     /// The longest robots.txt Crawl-delay honoured, in milliseconds: a host asking
     /// for more (or for an unreadable value such as inf) is fetched at this delay (at most 600000)
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 10_000,
-        value_name = "MS"
-    )]
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
     pub max_crawl_delay_ms: u64,
     /// After N timeouts or connection errors in a row on one host, the rest of
     /// its queue waits for the next round
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 5,
-        value_name = "N"
-    )]
+    #[arg(long, default_value_t = 5, value_name = "N")]
     pub max_host_failures: u32,
     /// The longest one host may take in a round, in seconds; its URLs left
     /// then wait for the next round (status deferred)
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 300.0,
-        value_name = "SECS"
-    )]
+    #[arg(long, default_value_t = 300.0, value_name = "SECS")]
     pub host_time_budget: f64,
     /// End the fetch phase after this many seconds; URLs not fetched by then
     /// wait for the next round (status deferred) [default: no limit]
-    #[arg(allow_negative_numbers = true, long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS")]
     pub max_fetch_time: Option<f64>,
     /// Send all requests through this HTTP proxy; http:// URLs share its kept-alive connections, whatever their host (default: the proxy variables as reqwest reads them, http_proxy, https_proxy, all_proxy and no_proxy; plain-http URLs share its connections too)
     #[arg(long, value_name = "URL")]
@@ -60,29 +35,19 @@ pub struct FetchArgs {
     #[arg(long, default_value = concat!("langcrawl/", env!("CARGO_PKG_VERSION")), value_name = "S")]
     pub user_agent: String,
     /// Give up connecting after this many seconds
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 10.0,
-        value_name = "SECS"
-    )]
+    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
     pub connect_timeout: f64,
     /// Give up on a request (connect, headers and body) after this many seconds
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 30.0,
-        value_name = "SECS"
-    )]
+    #[arg(long, default_value_t = 30.0, value_name = "SECS")]
     pub timeout: f64,
     /// Keep at most this many bytes of a page (the row records the truncation);
     /// a size: 1048576, 1MiB, 64MiB (at most 1GiB)
-    #[arg(allow_negative_numbers = true, long, default_value = "8MiB", value_name = "SIZE", value_parser = crate::memory::parse_nonzero_size)]
+    #[arg(long, default_value = "8MiB", value_name = "SIZE", value_parser = crate::memory::parse_nonzero_size)]
     pub max_content_bytes: usize,
     /// Page bytes held in memory at once: each request reserves
     /// --max-content-bytes of it until its page is written, so a large cap
     /// lowers the requests in flight instead of raising memory
-    #[arg(allow_negative_numbers = true, long, default_value = "512MiB", value_name = "SIZE", value_parser = crate::memory::parse_nonzero_size)]
+    #[arg(long, default_value = "512MiB", value_name = "SIZE", value_parser = crate::memory::parse_nonzero_size)]
     pub page_memory: usize,
     /// The Accept-Language header, so that a site that negotiates answers in
     /// the target: a crawl sends its target first (th, en;q=0.5); give a
@@ -107,7 +72,7 @@ pub struct FetchArgs {
     /// Make a host's delay at least F times its server's last response time
     /// (a slow server is asked less often), up to --max-crawl-delay-ms; 0
     /// turns it off; saved in crawl.json [default: 0]
-    #[arg(allow_negative_numbers = true, long, value_name = "F")]
+    #[arg(long, value_name = "F")]
     pub delay_factor: Option<f64>,
     /// Connect to NAME at IP instead of resolving it, as curl's --resolve
     /// (repeatable): NAME=IP or NAME=IP:PORT; a private address needs

@@ -21,6 +21,36 @@ pub use websim_args::*;
 
 use crate::error::Result;
 
+impl Cli {
+    /// The command line as clap reads it: every flag's value may be a
+    /// negative number, so that `--rounds -1` is named as that flag's bad
+    /// value (its parser refuses it) and not taken for an unknown flag `-1`.
+    pub fn command_line() -> clap::Command {
+        negative_values_allowed(<Cli as clap::CommandFactory>::command())
+    }
+
+    /// Parses `args` (the program's name first) through [`Cli::command_line`].
+    pub fn parse_args<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = Cli::command_line().try_get_matches_from(args)?;
+        <Cli as clap::FromArgMatches>::from_arg_matches(&matches)
+    }
+}
+
+/// `command` and its subcommands with negative numbers allowed as the
+/// values of every flag that takes one.
+fn negative_values_allowed(command: clap::Command) -> clap::Command {
+    command
+        .mut_args(|arg| {
+            let takes_value = arg.get_action().takes_values();
+            arg.allow_negative_numbers(takes_value)
+        })
+        .mut_subcommands(negative_values_allowed)
+}
+
 /// Runs the parsed command line.
 pub async fn run(cli: Cli) -> Result<()> {
     crate::store::lock::set_task(cli.command.name());

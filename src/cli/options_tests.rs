@@ -1,11 +1,9 @@
 //! Flags as the user types them, parsed and checked into options.
 
-use clap::Parser;
-
 use super::*;
 
 fn parse(line: &str) -> Result<Cli, String> {
-    Cli::try_parse_from(line.split_whitespace()).map_err(|e| e.to_string())
+    Cli::parse_args(line.split_whitespace()).map_err(|e| e.to_string())
 }
 
 fn command(line: &str) -> Command {
@@ -177,7 +175,7 @@ fn the_crawl_directory_defaults_to_segments() {
 /// What `langcrawl ARGS` prints or refuses with.
 fn rendered(args: &[&str]) -> String {
     let line = std::iter::once("langcrawl").chain(args.iter().copied());
-    match Cli::try_parse_from(line) {
+    match Cli::parse_args(line) {
         Ok(_) => panic!("{args:?} parsed"),
         Err(e) => e.render().to_string(),
     }

@@ -26,7 +26,7 @@ pub struct RecrawlArgs {
     /// The share of a fetch list due pages may take while new URLs wait
     /// (they take all the room new URLs leave); saved in crawl.json
     /// [default: 0.25]
-    #[arg(allow_negative_numbers = true, long, value_name = "F", value_parser = share)]
+    #[arg(long, value_name = "F", value_parser = share)]
     pub refetch_share: Option<f64>,
     /// Count a page due within this time as due now (as Nutch's
     /// `generate -adddays`): a recrawl pass ahead of the schedule

@@ -30,13 +30,13 @@ pub struct GenerateWebArgs {
     #[arg(long, required_if_eq("kind", "calibrated"))]
     pub lang: Option<String>,
     /// Number of pages
-    #[arg(allow_negative_numbers = true, long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = 100_000)]
     pub pages: usize,
     /// Seed of the generator: the same seed gives the same web
-    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Draw the calibrated web's shape from the family's ranges with this seed (target share 2-20%, target pages off the ccTLDs 10-90%, link locality, target anchors, multilingual and English-fronted sites, tunnels of 1-10 pages) [default: Tamura's shares]
-    #[arg(allow_negative_numbers = true, long, value_name = "N")]
+    #[arg(long, value_name = "N")]
     pub shape_seed: Option<u64>,
     /// The web directory to write (must not exist, or be empty)
     #[arg(short = 'o', long = "out", value_name = "DIR")]
@@ -52,10 +52,10 @@ pub struct WebsimArgs {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: std::net::SocketAddr,
     /// Seed of the generator: the same seed gives the same web
-    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Number of hosts
-    #[arg(allow_negative_numbers = true, long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300)]
     pub hosts: usize,
     /// Give every page its site's menu and footer; the menu links pages a second time, with `?from=menu`
     #[arg(long)]
@@ -71,6 +71,6 @@ pub struct WebsimArgs {
     #[arg(long)]
     pub changes: bool,
     /// Number of pages, spread over the hosts
-    #[arg(allow_negative_numbers = true, long, default_value_t = 6000)]
+    #[arg(long, default_value_t = 6000)]
     pub pages: usize,
 }

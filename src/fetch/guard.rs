@@ -150,24 +150,17 @@ pub fn proxies(explicit: Option<&str>) -> Vec<String> {
 /// [`proxies`] with the environment read through `env`: CGI is any
 /// `REQUEST_METHOD`, a proxy any value in UTF-8 that is not blank.
 fn proxies_in(explicit: Option<&str>, env: impl Fn(&str) -> Option<OsString>) -> Vec<String> {
-    let explicit = explicit.map(|proxy| ("--proxy", proxy.to_string()));
-    explicit
-        .into_iter()
-        .chain(proxy_variables(env))
-        .map(|(_, proxy)| proxy)
-        .collect()
-}
-
-/// The proxy variables set (none in a CGI script), each with its value.
-fn proxy_variables(
-    env: impl Fn(&str) -> Option<OsString>,
-) -> impl Iterator<Item = (&'static str, String)> {
     let cgi = env("REQUEST_METHOD").is_some();
-    PROXY_VARIABLES
+    let from_env = PROXY_VARIABLES
         .into_iter()
-        .filter(move |_| !cgi)
-        .filter_map(move |var| Some((var, env(var)?.into_string().ok()?)))
-        .filter(|(_, v)| !v.trim().is_empty())
+        .filter(|_| !cgi)
+        .filter_map(|var| env(var)?.into_string().ok())
+        .filter(|v| !v.trim().is_empty());
+    explicit
+        .map(str::to_string)
+        .into_iter()
+        .chain(from_env)
+        .collect()
 }
 
 /// The schemes of the proxies fetch can speak to (reqwest is built

@@ -5,8 +5,6 @@
 use std::io::Write;
 use std::path::Path;
 
-use clap::CommandFactory;
-
 use super::super::args::Cli;
 use crate::error::{Error, Result};
 
@@ -17,7 +15,7 @@ pub fn completions(shell: clap_complete::Shell) -> Result<()> {
 
 fn script(shell: clap_complete::Shell) -> Vec<u8> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "langcrawl", &mut script);
+    clap_complete::generate(shell, &mut Cli::command_line(), "langcrawl", &mut script);
     script
 }
 
@@ -29,7 +27,7 @@ pub fn man(command: &[String]) -> Result<()> {
 }
 
 fn page(command: &[String]) -> Result<Vec<u8>> {
-    let mut of = Cli::command();
+    let mut of = Cli::command_line();
     of.build(); // names each command's page `langcrawl-NAME` (`-SUB`)
     for (depth, name) in command.iter().enumerate() {
         of = of.find_subcommand(name).cloned().ok_or_else(|| {
@@ -69,7 +67,7 @@ mod tests {
         let words = |text: &str| text.split(' ').map(String::from).collect::<Vec<_>>();
         let main = String::from_utf8(page(&[]).unwrap()).unwrap();
         let script = String::from_utf8(script(clap_complete::Shell::Bash)).unwrap();
-        for command in Cli::command().get_subcommands() {
+        for command in Cli::command_line().get_subcommands() {
             let name = command.get_name();
             assert!(script.contains(name), "completions: no {name}");
             assert!(main.contains(name), "man page: no {name}");
