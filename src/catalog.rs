@@ -201,9 +201,9 @@ pub async fn crawldb_after_round(
 /// refilter comparison: `crawldb` (also as `crawldb_after_round`),
 /// `servers`, `dirs`, `hosts`, one table per phase over all rounds with a
 /// `round` column, and `decision_sets` with a `decision_set` column.
-/// `content` keeps the fetch bytes. A segment that cannot be read is left
-/// out, with a warning on stderr, so the rest of the crawl can still be
-/// inspected.
+/// `content` keeps the fetch bytes. A segment (or a `hosts` version) that
+/// cannot be read is left out, with a warning on stderr, so the rest of the
+/// crawl can still be inspected.
 pub async fn whole_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) -> Result<()> {
     let config = CrawlConfig::load(crawl)?;
     crawldb(engine, crawl).await?;
@@ -215,7 +215,10 @@ pub async fn whole_crawl(engine: &Engine, crawl: &CrawlDir, content: bool) -> Re
         ("dirs", "views/dir_stats.sql"),
     ];
     engine.register_query_views(&views, &params).await?;
-    hosts(engine, crawl).await?;
+    if let Err(e) = hosts(engine, crawl).await {
+        eprintln!("langcrawl: warning: table hosts left out: {e}");
+        engine.register_empty("hosts", HOSTS.clone())?;
+    }
     let rounds = crawl.rounds()?;
     for phase in Phase::ALL {
         let parts = phase_parts(crawl, &rounds, phase);

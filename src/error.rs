@@ -15,6 +15,10 @@ pub enum Error {
     #[error("{0}")]
     NothingToDo(String),
 
+    /// A signal stopped the command after it committed what it had done.
+    #[error("stopped on request (exit status {status}): what was done is committed; run the command again to go on")]
+    Stopped { status: i32 },
+
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -133,6 +137,7 @@ impl Error {
             Error::Sql { source, .. } if bad_query(source) => 2,
             Error::NothingToDo(_) => 3,
             Error::Locked { .. } => 4,
+            Error::Stopped { status } => *status,
             _ => 1,
         }
     }

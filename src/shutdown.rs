@@ -2,10 +2,12 @@
 //! command to stop gracefully — fetch sends no new request, waits up to
 //! [`GRACE`] for those in flight, writes what arrived and marks the rest
 //! `deferred`, then commits; the other phases finish; `crawl` ends after
-//! the phase it is in. A second signal exits at once, as a kill would
-//! (every commit is a rename, so the crawl is then as after a kill).
+//! the phase it is in, and the command exits with the signal's status
+//! (128 + its number: 130 for SIGINT, 143 for SIGTERM), so that a script
+//! running rounds stops too. A second signal exits at once, as a kill
+//! would (every commit is a rename, so the crawl is then as after a kill).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,7 +17,8 @@ use tokio::sync::Notify;
 pub const GRACE: Duration = Duration::from_secs(5);
 /// Why a URL was not requested after a stop request.
 pub const STOPPED: &str = "the crawl was asked to stop (SIGINT/SIGTERM); fetched next time";
-/// The exit status after a second signal (128 + SIGINT, as shells report it).
+/// The exit status after SIGINT, and after any second signal (128 + 2, as
+/// shells report it).
 pub const ABORT_STATUS: i32 = 130;
 
 /// A request to stop, shared by everything that should heed it. The
@@ -27,6 +30,8 @@ pub struct StopHandle(Arc<Inner>);
 #[derive(Debug, Default)]
 struct Inner {
     requested: AtomicBool,
+    /// The exit status the signal that asked calls for (0: no signal).
+    status: AtomicI32,
     notify: Notify,
 }
 
@@ -34,6 +39,18 @@ impl StopHandle {
     pub fn request(&self) {
         self.0.requested.store(true, Ordering::SeqCst);
         self.0.notify.notify_waiters();
+    }
+
+    /// A stop asked for by a signal: the command ends with `status`.
+    fn request_by_signal(&self, status: i32) {
+        self.0.status.store(status, Ordering::SeqCst);
+        self.request();
+    }
+
+    /// The exit status a signal's stop calls for, once one asked.
+    pub fn signal_status(&self) -> Option<i32> {
+        let status = self.0.status.load(Ordering::SeqCst);
+        (status != 0).then_some(status)
     }
 
     pub fn is_requested(&self) -> bool {
@@ -82,38 +99,51 @@ pub fn parse_until(text: &str) -> Result<std::time::SystemTime, String> {
 pub fn listen(handle: StopHandle) {
     tokio::spawn(async move {
         for count in 0.. {
-            if !signal().await {
+            let Some(status) = signal().await else {
                 return;
-            }
+            };
             if count > 0 {
                 eprintln!("langcrawl: second signal: stopping now (the crawl resumes from its last commit)");
                 std::process::exit(ABORT_STATUS);
             }
             eprintln!("langcrawl: stopping: finishing the phase (fetch: requests in flight, up to {}s); signal again to stop at once", GRACE.as_secs());
-            handle.request();
+            handle.request_by_signal(status);
         }
     });
 }
 
-/// The next SIGINT or SIGTERM; false if they cannot be listened for.
+/// The exit status after a stop asked by SIGTERM (128 + 15).
+pub const TERM_STATUS: i32 = 143;
+
+/// The next SIGINT or SIGTERM, as the exit status it calls for; `None` if
+/// they cannot be listened for.
 #[cfg(unix)]
-async fn signal() -> bool {
+async fn signal() -> Option<i32> {
     use tokio::signal::unix::{signal, SignalKind};
     let (Ok(mut term), Ok(mut int)) = (
         signal(SignalKind::terminate()),
         signal(SignalKind::interrupt()),
     ) else {
-        return false;
+        return None;
     };
     tokio::select! {
-        _ = term.recv() => true,
-        _ = int.recv() => true,
+        _ = term.recv() => Some(TERM_STATUS),
+        _ = int.recv() => Some(ABORT_STATUS),
     }
 }
 
 #[cfg(not(unix))]
-async fn signal() -> bool {
-    tokio::signal::ctrl_c().await.is_ok()
+async fn signal() -> Option<i32> {
+    tokio::signal::ctrl_c().await.ok().map(|()| ABORT_STATUS)
+}
+
+/// `Err(Stopped)` after a command a signal stopped (its work committed):
+/// the command's exit status then says it did not run to its end.
+pub fn stopped_by_signal(handle: &StopHandle) -> crate::error::Result<()> {
+    match handle.signal_status() {
+        Some(status) => Err(crate::error::Error::Stopped { status }),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -131,6 +161,19 @@ mod tests {
         for bad in ["", "45", "m", "0h", "tomorrow", "12x"] {
             assert!(parse_until(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn only_a_signals_stop_calls_for_an_exit_status() {
+        let asked = StopHandle::default();
+        asked.request();
+        assert!(asked.is_requested());
+        assert!(stopped_by_signal(&asked).is_ok(), "a stop without a signal");
+        let signalled = StopHandle::default();
+        signalled.request_by_signal(TERM_STATUS);
+        assert!(signalled.is_requested());
+        let stopped = stopped_by_signal(&signalled).unwrap_err();
+        assert_eq!(stopped.exit_code(), 143);
     }
 
     #[tokio::test]

@@ -444,3 +444,28 @@ fn a_proxy_that_refuses_every_connection_loses_no_url() {
         listed
     );
 }
+
+#[test]
+fn a_damaged_hosts_version_leaves_the_rest_of_the_crawl_readable() {
+    let crawl = Crawl::parsed();
+    crawl.ok(&["updatedb"]);
+    let before = crawl.rows("SELECT count(*) FROM crawldb");
+    let versions = crawl.dir().join("hosts");
+    let newest = std::fs::read_dir(&versions)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .max()
+        .expect("fetch wrote a hosts version");
+    let parts = crate::util::parquet_files(&newest);
+    std::fs::write(&parts[0], b"PAR1 this is not parquet").unwrap();
+
+    let out = crawl.run(&["sql", "SELECT count(*) AS n FROM crawldb"]);
+    assert!(out.status.success(), "{out:?}");
+    let err = stderr(&out);
+    let name = parts[0].file_name().unwrap().to_str().unwrap();
+    assert!(
+        err.contains("table hosts left out") && err.contains(name),
+        "{err}"
+    );
+    assert_eq!(crawl.rows("SELECT count(*) FROM crawldb"), before);
+}

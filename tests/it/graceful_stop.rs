@@ -79,8 +79,12 @@ fn sigterm_during_a_fetch_commits_what_arrived_and_the_next_crawl_goes_on() {
     wait_for_pages(&crawl, 100);
     let (out, exit_took) = terminate(child);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{out:?}");
+    // SIGTERM's status (128 + 15), so that a script running rounds stops
+    // too, with the reason on stderr
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
     assert!(stdout.contains("stopped on request"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("run the command again"), "{stderr}");
     assert!(
         exit_took < Duration::from_secs(20),
         "exit took {exit_took:?}"

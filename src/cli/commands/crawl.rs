@@ -46,7 +46,7 @@ pub(in crate::cli) async fn crawl(ctx: &Context, args: &CrawlArgs) -> Result<()>
     if !quiet {
         println!("\n{}", crate::report::full_report(engine, &crawl).await?);
     }
-    Ok(())
+    crate::shutdown::stopped_by_signal(&options.fetch.stop)
 }
 
 pub(in crate::cli) async fn refilter(ctx: &Context, args: &RefilterArgs) -> Result<()> {

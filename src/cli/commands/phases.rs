@@ -53,7 +53,7 @@ pub(in crate::cli) async fn fetch(ctx: &Context, args: &FetchCommandArgs) -> Res
     config.save(&crawl)?;
     crate::shutdown::listen(options.stop.clone());
     ctx.say(crate::fetch::run(&crawl, &options).await?);
-    Ok(())
+    crate::shutdown::stopped_by_signal(&options.stop)
 }
 
 pub(in crate::cli) fn parse(ctx: &Context, part: &PartitionArg) -> Result<()> {

@@ -37,6 +37,16 @@ pub(in crate::cli) async fn simulate(ctx: &Context, args: &SimulateArgs) -> Resu
     } else {
         args.strategy.iter().map(String::as_str).collect()
     };
+    if let Some(twice) = names
+        .iter()
+        .enumerate()
+        .find_map(|(i, n)| names[..i].contains(n).then_some(n))
+    {
+        return Err(Error::Usage(format!(
+            "--strategy {}: {twice} is named twice (each strategy is one crawl of the replay)",
+            args.strategy.join(",")
+        )));
+    }
     let mut selections = Vec::new();
     for name in names {
         let mut selection = LinkSelection::new(crate::strategy::find(name)?, target.clone());
@@ -53,6 +63,9 @@ pub(in crate::cli) async fn simulate(ctx: &Context, args: &SimulateArgs) -> Resu
     };
     let mut log = |line: String| ctx.say(line);
     crate::sim::run(&ctx.engine, &options, &mut log).await?;
+    if ctx.quiet {
+        return Ok(());
+    }
     print_tables(ctx, &crate::sim::SimDir::new(&args.out)).await
 }
 

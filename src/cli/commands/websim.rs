@@ -18,7 +18,7 @@ const MAX_UNIVERSITY_PAGES: usize = 1_000_000;
 
 pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateWebArgs) -> Result<()> {
     let lang = match (args.kind, &args.lang) {
-        (WebKind::University, _) => return generate_university(args),
+        (WebKind::University, _) => return generate_university(ctx, args),
         (WebKind::Calibrated, Some(lang)) => lang,
         (WebKind::Calibrated, None) => {
             return Err(Error::Usage("--lang: required for a calibrated web".into()))
@@ -53,6 +53,9 @@ pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateWebArgs) -> R
     let started = std::time::Instant::now();
     let info =
         crate::websim::web_stats::generate_into(&ctx.engine, spec, &target, &args.out).await?;
+    if ctx.quiet {
+        return Ok(());
+    }
     println!(
         "websim: wrote a web of {} pages and {} links for {} to {} in {:.1} s; seeds: {}\n",
         info.pages,
@@ -66,7 +69,7 @@ pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateWebArgs) -> R
     Ok(())
 }
 
-fn generate_university(args: &GenerateWebArgs) -> Result<()> {
+fn generate_university(ctx: &Context, args: &GenerateWebArgs) -> Result<()> {
     use crate::websim::university;
     if !(100..=MAX_UNIVERSITY_PAGES).contains(&args.pages) {
         return Err(Error::Usage(format!(
@@ -104,7 +107,7 @@ fn generate_university(args: &GenerateWebArgs) -> Result<()> {
         links: generated.links,
         stats: Vec::new(),
     })?;
-    println!(
+    ctx.say(format!(
         "websim: wrote a university web of {} pages and {} links (target: class {}) to {} in {:.1} s; seeds: {}",
         generated.pages,
         generated.links,
@@ -112,7 +115,7 @@ fn generate_university(args: &GenerateWebArgs) -> Result<()> {
         args.out.display(),
         started.elapsed().as_secs_f64(),
         generated.seeds.join(" ")
-    );
+    ));
     Ok(())
 }
 
