@@ -1,8 +1,12 @@
 //! One host's queue in a fetch run: the address guard for each URL, the
-//! host's robots.txt (cached or fetched), the politeness delay, and the
+//! host's robots.txt (`robots_txt`: cached or fetched, per origin), the
+//! politeness delay, and the
 //! back-off rules (`backoff::HostPace`) that stop the queue early. Every URL
 //! of the queue gets exactly one row, in order.
 
+mod robots_txt;
+
+use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -11,12 +15,12 @@ use std::time::{Duration, Instant};
 use super::client::Client;
 use tokio::sync::{mpsc, Semaphore};
 
-use super::backoff::{asks_to_wait, http_date, now_ms, retry_after, HostPace};
+use super::backoff::{http_date, now_ms, HostPace};
 use super::client::{self, Response, Validators};
-use super::hosts::{HostRecord, ROBOTS_MAX_AGE_MS};
+use super::hosts::HostRecord;
 use super::memory_budget::Reserved;
 use super::politeness::{self, Turn};
-use super::robots::{self, Robots, RobotsAnswer, MAX_ROBOTS_BYTES};
+use super::robots::Robots;
 use super::rows::{classify, unfetched, FetchRow};
 use super::sitemap;
 use super::sitemap_read;
@@ -82,6 +86,8 @@ struct HostRun<'a> {
     pace: HostPace,
     record: HostRecord,
     robots: Option<Robots>,
+    /// The rules of the host's other origins, fetched this run.
+    other_robots: HashMap<String, Robots>,
     /// robots.txt was fetched now (not reused): its sitemaps are read.
     robots_fresh: bool,
     /// The delay robots.txt and `--delay-ms` give, and the delay now
@@ -131,6 +137,7 @@ impl<'a> HostRun<'a> {
             pace,
             record,
             robots: None,
+            other_robots: HashMap::new(),
             robots_fresh: false,
             base_delay: shared.options.delay,
             delay: shared.options.delay,
@@ -162,8 +169,10 @@ impl<'a> HostRun<'a> {
         if let Some(why) = &self.pace.stopped {
             return self.row(url, "deferred", why.clone());
         }
-        if !self.robots.as_ref().is_some_and(|r| r.allows(url)) {
-            return self.row(url, "robots_denied", "disallowed by robots.txt".into());
+        match self.robots_allow(&parsed).await {
+            Ok(true) => {}
+            Ok(false) => return self.row(url, "robots_denied", "disallowed by robots.txt".into()),
+            Err(why) => return self.row(url, "deferred", why),
         }
         // the command line refuses a larger cap; a library caller gets it cut
         let max_bytes = self
@@ -190,39 +199,6 @@ impl<'a> HostRun<'a> {
     fn deferred(&self, url: &str) -> FetchRow {
         let why = self.pace.stopped.clone().unwrap_or_default();
         self.row(url, "deferred", why)
-    }
-
-    /// Reads the host's robots.txt (from the hosts table if fresh) and
-    /// sets the host's delay; a 429/503 answer defers the host, any other
-    /// failure stops its queue for this run.
-    async fn load_robots(&mut self, any_url: &url::Url) {
-        let cached = self
-            .record
-            .robots
-            .as_ref()
-            .filter(|a| a.reusable(now_ms(), ROBOTS_MAX_AGE_MS))
-            .cloned();
-        self.robots_fresh = cached.is_none();
-        let answer = match cached {
-            Some(answer) => answer,
-            None => self.fetch_robots(any_url).await,
-        };
-        if asks_to_wait(answer.status) {
-            let wait = retry_after(answer.retry_after.as_deref(), std::time::SystemTime::now());
-            self.pace.defer(answer.status.unwrap_or_default(), wait);
-        }
-        let options = &self.shared.options;
-        let robots = Robots::from_answer(robots::agent_token(&options.client.user_agent), &answer);
-        if let Robots::Unavailable(why) = &robots {
-            self.pace.may_continue(Duration::ZERO);
-            self.pace
-                .stop(format!("{why}: host waits for the next run"));
-        }
-        self.base_delay =
-            robots::host_delay(options.delay, robots.crawl_delay(), options.max_crawl_delay);
-        self.delay = self.base_delay;
-        self.record.robots = Some(answer);
-        self.robots = Some(robots);
     }
 
     /// Reads the host's sitemaps when its robots.txt was fetched now (or
@@ -319,8 +295,7 @@ impl<'a> HostRun<'a> {
         if let Some(why) = guard::refusal(url, self.shared.options.allow_private) {
             return Err(why);
         }
-        let own = url.host_str() == Some(self.host);
-        if own && !self.robots.as_ref().is_some_and(|r| r.allows(url.as_str())) {
+        if url.host_str() == Some(self.host) && !self.robots_allow(url).await? {
             return Err("disallowed by robots.txt".into());
         }
         let got = self
@@ -362,40 +337,6 @@ impl<'a> HostRun<'a> {
         );
         Some((response, memory))
     }
-
-    async fn fetch_robots(&mut self, any_url: &url::Url) -> RobotsAnswer {
-        let Ok(start) = any_url.join("/robots.txt") else {
-            return RobotsAnswer {
-                fetched_at_ms: now_ms(),
-                status: Some(404),
-                ..RobotsAnswer::default()
-            };
-        };
-        let turn = self.turn;
-        let mut last = turn.take().await;
-        politeness::sleep(politeness::wait(&last, self.delay)).await;
-        self.start_budget().await;
-        let deadline = self.pace.deadline();
-        let shared = self.shared;
-        let allow_private = shared.options.allow_private;
-        let answer = robots::fetch(start, allow_private, |url| async move {
-            let unconditional = Validators::default();
-            let get = shared.get(url.as_str(), MAX_ROBOTS_BYTES, &unconditional);
-            let got = tokio::select! {
-                got = within(deadline, get) => got,
-                _ = shared.options.stop.grace_over() => None,
-            };
-            got.unwrap_or_else(|| Response {
-                error: Some("cut off by the host's deadline or a stop request".into()),
-                fetched_at_ms: now_ms(),
-                ..Response::default()
-            })
-        })
-        .await;
-        *last = Some(Instant::now());
-        answer
-    }
-
     /// Starts the host's time budget when it first gets a connection slot.
     async fn start_budget(&mut self) {
         if self.budget_started {

@@ -1,5 +1,6 @@
 //! The hosts table (`<crawl>/hosts/`, schema `HOSTS`): what fetch keeps
-//! about a host between runs — its robots.txt answer, reused for 24 hours,
+//! about a host between runs — its first robots.txt answer and the origin
+//! it is for, reused for 24 hours,
 //! and its back-off (`deferred_until`), which `generate` reads to skip the
 //! host. Each fetch rewrites the table atomically (a staged segment that
 //! replaces the old one), reading only the rows of the hosts it fetches
@@ -141,6 +142,7 @@ fn decode(batch: &RecordBatch, row: usize) -> Result<HostRecord> {
     let status = column::<Int32Array>(batch, "robots_status")?;
     let body = column::<BinaryArray>(batch, "robots_body")?;
     let error = opt_str(column(batch, "robots_error")?, row).map(str::to_string);
+    let origin = column::<StringArray>(batch, "robots_origin")?;
     let robots = millis(fetched_at, row).map(|fetched_at_ms| RobotsAnswer {
         fetched_at_ms,
         status: (!status.is_null(row)).then(|| status.value(row).clamp(0, 999) as u16),
@@ -151,6 +153,7 @@ fn decode(batch: &RecordBatch, row: usize) -> Result<HostRecord> {
         },
         error,
         retry_after: None,
+        origin: opt_str(origin, row).map(str::to_string),
     });
     Ok(HostRecord {
         host: column::<StringArray>(batch, "host")?.value(row).to_string(),
@@ -225,6 +228,7 @@ fn encode(records: &[&HostRecord], now_ms: i64) -> RecordBatch {
                 .map(|r| r.sitemaps_round.and_then(|n| i32::try_from(n).ok()))
                 .collect::<Int32Array>(),
         ),
+        robots(|a| a.origin.as_deref()),
     ];
     RecordBatch::try_new(HOSTS.clone(), columns).expect("host rows match the hosts schema")
 }
@@ -247,6 +251,7 @@ mod tests {
                 fetched_at_ms: robots_at,
                 status: Some(200),
                 body: b"Disallow: /x/\n".to_vec(),
+                origin: Some(format!("http://{host}")),
                 ..RobotsAnswer::default()
             }),
             deferred_until_ms: deferred_until,
@@ -282,7 +287,7 @@ mod tests {
     }
 
     #[test]
-    fn a_table_written_before_sitemaps_round_is_read_and_rewritten() {
+    fn a_table_written_before_sitemaps_round_and_robots_origin_is_read_and_rewritten() {
         let (_tmp, crawl) = crawl();
         let now = 10 * ROBOTS_MAX_AGE_MS;
         let old = record("a.jp", now - 1000, None);
@@ -290,6 +295,7 @@ mod tests {
         let batch = encode(&[&old], now);
         let without = batch.project(&[0, 1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
         assert!(without.column_by_name("sitemaps_round").is_none());
+        assert!(without.column_by_name("robots_origin").is_none());
         let table = crawl.hosts_table();
         let mut writer =
             crate::store::SegmentWriter::create(&table.next_version().unwrap(), without.schema())
@@ -297,7 +303,9 @@ mod tests {
         writer.write(&without).unwrap();
         table.commit(writer.finish().unwrap()).unwrap();
         let all: HashSet<&str> = ["a.jp", "b.jp"].into();
-        assert_eq!(load(&crawl, &all).unwrap()["a.jp"], old);
+        let mut read_back = old.clone();
+        read_back.robots.as_mut().unwrap().origin = None; // fetched again
+        assert_eq!(load(&crawl, &all).unwrap()["a.jp"], read_back);
         save(&crawl, &[record("b.jp", now, None)], now).unwrap();
         assert_eq!(load(&crawl, &all).unwrap().len(), 2, "the old row kept");
     }

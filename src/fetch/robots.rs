@@ -1,5 +1,6 @@
-//! robots.txt per RFC 9309: fetched once per host (and reused for 24 hours
-//! through the hosts table), following up to five redirects across hosts
+//! robots.txt per RFC 9309: the rules of one origin (scheme, host and
+//! port), fetched once a run (and reused for 24 hours through the hosts
+//! table, `crate::fetch::hosts`), following up to five redirects across hosts
 //! and schemes, each hop through the address guard. A 4xx answer means
 //! allow all; a 5xx or 429 answer, no answer, or too many redirects mean the
 //! host is not fetched this run (its URLs are `deferred`). Crawl-delay sets
@@ -18,7 +19,7 @@ pub const MAX_ROBOTS_BYTES: usize = 512 * 1024;
 /// Redirects followed for one robots.txt (RFC 9309 §2.3.1.2).
 pub const MAX_ROBOTS_REDIRECTS: usize = 5;
 
-/// What robots.txt says about one host.
+/// What robots.txt says about one origin's URLs.
 pub enum Robots {
     /// No robots.txt (4xx): everything is allowed.
     AllowAll,
@@ -37,6 +38,9 @@ pub struct RobotsAnswer {
     pub error: Option<String>,
     /// The answer's `Retry-After`, for a 429 or 503.
     pub retry_after: Option<String>,
+    /// The origin (scheme, host and port) whose `/robots.txt` this answers:
+    /// its rules hold for that origin only (RFC 9309 §2.3).
+    pub origin: Option<String>,
 }
 
 impl RobotsAnswer {
@@ -54,6 +58,16 @@ impl RobotsAnswer {
         let final_status = matches!(self.status, Some(200..=299 | 400..=428 | 430..=499));
         self.error.is_none() && final_status && now_ms - self.fetched_at_ms < max_age_ms
     }
+
+    /// True if this answer's rules are the ones for `url` (same origin).
+    pub fn answers_for(&self, url: &url::Url) -> bool {
+        self.origin.as_deref() == Some(origin_of(url).as_str())
+    }
+}
+
+/// The origin whose robots.txt governs `url`: `scheme://host[:port]`.
+pub fn origin_of(url: &url::Url) -> String {
+    url.origin().ascii_serialization()
 }
 
 impl Robots {
@@ -124,6 +138,17 @@ where
     F: FnMut(url::Url) -> Fut,
     Fut: Future<Output = Response>,
 {
+    let origin = Some(origin_of(&start));
+    let answer = follow(start, allow_private, &mut get).await;
+    RobotsAnswer { origin, ..answer }
+}
+
+/// The final answer to the GET of `start`, following redirects.
+async fn follow<F, Fut>(start: url::Url, allow_private: bool, get: &mut F) -> RobotsAnswer
+where
+    F: FnMut(url::Url) -> Fut,
+    Fut: Future<Output = Response>,
+{
     let mut url = start;
     let mut hops = 0;
     loop {
@@ -137,6 +162,7 @@ where
                 body: response.content,
                 error: response.error,
                 retry_after: response.retry_after,
+                origin: None,
             };
         }
         if hops == MAX_ROBOTS_REDIRECTS {

@@ -110,6 +110,11 @@ fn redirects_are_followed_across_paths_hosts_and_schemes() {
     let robots = Robots::from_answer("langcrawl", &got);
     assert!(!robots.allows("http://a.jp/no/1.html"));
     assert!(robots.allows("http://a.jp/yes.html"));
+    // the rules are http://a.jp's, wherever they were found
+    assert_eq!(got.origin.as_deref(), Some("http://a.jp"));
+    assert!(got.answers_for(&url::Url::parse("http://a.jp/x").unwrap()));
+    assert!(!got.answers_for(&url::Url::parse("https://a.jp/x").unwrap()));
+    assert!(!got.answers_for(&url::Url::parse("http://a.jp:8080/x").unwrap()));
 }
 
 #[test]

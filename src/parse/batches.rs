@@ -60,7 +60,7 @@ pub fn page_batch<'a>(rows: impl Iterator<Item = &'a PageRow>) -> RecordBatch {
         strings(&rows, |r| r.text.as_deref()),
         // the recorded class of a simulated page; a live crawl has none
         strings(&rows, |_| None),
-        strings(&rows, |r| r.limits),
+        strings(&rows, |r| r.limits.as_deref()),
         strings(&rows, |r| r.content_language.as_deref()),
     ];
     RecordBatch::try_new(PARSE.clone(), columns).expect("parse rows match the parse schema")

@@ -34,7 +34,12 @@ fn real_pages_are_left_as_they_are() {
             matches!(bounded(&page, MAX_DEPTH), std::borrow::Cow::Borrowed(_)),
             "{name} was changed"
         );
-        assert!(!extract(&page).nesting_cut, "{name}");
+        let extracted = extract(&page);
+        assert!(!extracted.nesting_cut, "{name}");
+        assert!(
+            !extracted.link_text_cut,
+            "{name}: a real page keeps its links' text"
+        );
     }
 }
 

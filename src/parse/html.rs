@@ -113,6 +113,9 @@ pub struct Extracted {
     /// and lost the deeper containers' tags, or nested so that its end was
     /// left unparsed ([`tree`](super::tree)).
     pub nesting_cut: bool,
+    /// The page's links spent [`PAGE_LINK_TEXT`]: the later ones keep a
+    /// short anchor and no context.
+    pub link_text_cut: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -176,15 +179,18 @@ pub fn extract(html: &str) -> Extracted {
     });
     walk.finish();
     let mut text_left = PAGE_LINK_TEXT;
+    let mut link_text_cut = false;
     let links = walk
         .links
         .iter()
         .map(|span| {
+            let short = text_left == 0;
+            link_text_cut |= short;
             let text = LinkText::of(
                 &walk.text,
                 (span.start, span.end),
                 span.fallback.as_ref(),
-                text_left == 0,
+                short,
             );
             text_left = text_left.saturating_sub(text.bytes());
             walk.raw_link(span, nofollow_all, text)
@@ -214,6 +220,7 @@ pub fn extract(html: &str) -> Extracted {
             .map(str::to_string),
         nofollow_all,
         text: walk.text,
+        link_text_cut,
         links,
         nesting_cut,
     }

@@ -406,6 +406,7 @@ fn a_pages_links_keep_a_bounded_text_in_all() {
         .collect();
     let page = extract(&format!("<html><body>{body}</body></html>"));
     assert_eq!(page.links.len(), links);
+    assert!(page.link_text_cut, "the page is marked as cut");
     assert_span_invariants(&page);
     let kept: usize = page
         .links

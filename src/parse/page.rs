@@ -53,9 +53,9 @@ pub struct PageRow {
     pub digest: Option<String>,
     pub outlinks: i32,
     pub error: Option<String>,
-    /// The limits the page was parsed within, when one cut it (`nesting`,
-    /// `size`, or both).
-    pub limits: Option<&'static str>,
+    /// The limits that cut the page, comma-separated (`nesting`, `size`,
+    /// `link_text`); `None` for a page parsed whole.
+    pub limits: Option<String>,
 }
 
 /// The row of a page whose parse failed with `error`.
@@ -106,12 +106,13 @@ pub fn parse_page(input: &FetchedPage<'_>, target: Option<&str>) -> Parsed {
     let page_lang = lang::page::identify_page_text(text, declared, decoded.charset, target);
     let src_lang = page_lang.lang.as_deref();
     let links = outlinks::page_links(input, Some(&extracted), &headers, src_lang, target);
-    let limits = match (extracted.nesting_cut, bytes.len() < whole.len()) {
-        (true, true) => Some("nesting,size"),
-        (true, false) => Some("nesting"),
-        (false, true) => Some("size"),
-        (false, false) => None,
-    };
+    let cuts = [
+        (extracted.nesting_cut, "nesting"),
+        (bytes.len() < whole.len(), "size"),
+        (extracted.link_text_cut, "link_text"),
+    ];
+    let cut: Vec<&str> = cuts.iter().filter(|c| c.0).map(|c| c.1).collect();
+    let limits = (!cut.is_empty()).then(|| cut.join(","));
     let page = PageRow {
         url: input.url.to_string(),
         host: input.host.to_string(),
@@ -229,7 +230,7 @@ mod tests {
             Some("jpn"),
         );
         let page = parsed.page.unwrap();
-        assert_eq!(page.limits, Some("size"));
+        assert_eq!(page.limits.as_deref(), Some("size"));
         assert_eq!(
             page.digest,
             Some(digest(html.as_bytes())),
@@ -242,6 +243,26 @@ mod tests {
             Some("jpn"),
         );
         assert_eq!(small.page.unwrap().limits, None);
+    }
+
+    #[test]
+    fn a_page_whose_links_spend_their_text_budget_says_so_with_its_other_cuts() {
+        // 12,000 links of 400 bytes of anchor each: past the page's budget
+        let anchor = "リンクの文章。".repeat(20);
+        let links: String = (0..12_000)
+            .map(|i| format!("<p><a href=/{i}>{anchor}</a></p>"))
+            .collect();
+        let deep = "<div>".repeat(300);
+        let html = format!("<html><body>{deep}{links}</body></html>");
+        let parsed = parse_one(
+            &fetched(Some("text/html"), "", html.as_bytes()),
+            Some("jpn"),
+        );
+        assert_eq!(parsed.links.len(), 12_000, "every link kept");
+        assert_eq!(
+            parsed.page.unwrap().limits.as_deref(),
+            Some("nesting,link_text")
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! | `busy-429.test` | every page 429 with Retry-After: 3600 |
 //! | `unavailable-503.test` | every page 503 without Retry-After |
 //! | `robots-503.test` | robots.txt 503 |
+//! | `ports.test` | robots 404 on port 80; on port 8080: Disallow: /private/ |
 //! | `silent.test` | accepts and never answers |
 //! | `stall-body.test` | page headers, a few bytes, then silence |
 //! | `stall-all.test` | robots 404; every page: silence |
@@ -231,6 +232,9 @@ fn answer(host: &str, path: &str) -> (u16, Vec<(&'static str, String)>, String) 
             "User-agent: *\nCrawl-delay: inf\nDisallow: /no/\n".into(),
         ),
         ("robots-503.test", "/robots.txt") => (503, vec![], "down".into()),
+        ("ports.test:8080", "/robots.txt") => {
+            (200, vec![], "User-agent: *\nDisallow: /private/\n".into())
+        }
         _ if sitemap_file(host, path).is_some() => (200, vec![], sitemap_file(host, path).unwrap()),
         (_, "/robots.txt") => (404, vec![], "no robots.txt".into()),
         ("busy-429.test", _) => (

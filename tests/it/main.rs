@@ -29,6 +29,7 @@ mod readers;
 mod real_pages;
 mod recovery;
 mod recrawl;
+mod robots_origins;
 mod simulation;
 mod status;
 mod strategies;

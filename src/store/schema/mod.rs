@@ -188,10 +188,12 @@ pub static PARSE: LazyLock<SchemaRef> = LazyLock::new(|| {
         // replay counts the pages of its `target_class` as relevant); NULL
         // in a live crawl
         utf8("class", true),
-        // the limits the page was parsed within, when one cut it:
-        // `nesting` (containers nested deeper than parse's bound lost their
-        // tags, not their text or links), `size` (only the first 8 MiB was
-        // parsed), or `nesting,size`; NULL for a page parsed whole
+        // the limits that cut the page, comma-separated: `nesting`
+        // (containers nested deeper than parse's bound lost their tags, not
+        // their text or links), `size` (only the first 8 MiB was parsed),
+        // `link_text` (its links spent the page's 4 MiB of anchors and
+        // contexts: the later ones kept a short anchor and no context); NULL
+        // for a page parsed whole
         utf8("limits", true),
         // the Content-Language header, else <meta http-equiv=
         // "content-language">: a hint beside html_lang (NULL in segments
@@ -492,5 +494,8 @@ pub static HOSTS: LazyLock<SchemaRef> = LazyLock::new(|| {
         // the round whose fetch read the host's sitemaps (with its
         // robots.txt; NULL: none read, or a table written before)
         int32("sitemaps_round", true),
+        // the origin (scheme://host[:port]) the robots.txt answer is for;
+        // NULL in a table written before: the answer is fetched again
+        utf8("robots_origin", true),
     ]))
 });
