@@ -26,7 +26,7 @@ pub struct GenerateWebArgs {
     /// Which web
     #[arg(long, value_enum, default_value_t = WebKind::Calibrated)]
     pub kind: WebKind,
-    /// Target language of a calibrated web: tha, jpn, kor, cmn or hin (or th, ja, ko, zh, hi)
+    /// Target language of a calibrated web: tha, jpn, kor, cmn, hin, deu, fra or rus (or th, ja, ko, zh, hi, de, fr, ru); not English, the language of its fronts and tunnels
     #[arg(long, required_if_eq("kind", "calibrated"))]
     pub lang: Option<String>,
     /// Number of pages

@@ -469,3 +469,20 @@ fn a_damaged_hosts_version_leaves_the_rest_of_the_crawl_readable() {
     );
     assert_eq!(crawl.rows("SELECT count(*) FROM crawldb"), before);
 }
+
+#[test]
+fn a_calibrated_web_in_english_or_a_language_without_text_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("web");
+    let web = out.to_str().unwrap();
+    for (lang, why) in [("en", "other pages are English"), ("vi", "no text in vie")] {
+        let got = langcrawl(&["websim", "generate", "--lang", lang, "-o", web]);
+        assert_bad_input(&got, why);
+        assert!(
+            stderr(&got).contains("jpn, kor, tha, cmn, deu, fra, rus, hin"),
+            "{}",
+            stderr(&got)
+        );
+        assert!(!out.exists(), "nothing written for --lang {lang}");
+    }
+}

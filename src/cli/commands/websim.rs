@@ -25,15 +25,20 @@ pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateWebArgs) -> R
         }
     };
     let target = TargetLang::parse(lang)?;
-    let Some(index) = crate::websim::corpus::lang_index(target.code()) else {
-        let known: Vec<&str> = crate::websim::corpus::LANGS
-            .iter()
-            .map(|l| l.code)
-            .collect();
+    // English is the language of a calibrated web's fronts and tunnels
+    let known: Vec<&str> = crate::websim::corpus::LANGS
+        .iter()
+        .map(|l| l.code)
+        .filter(|&code| code != "eng")
+        .collect();
+    let index = crate::websim::corpus::lang_index(target.code());
+    let Some(index) = index.filter(|_| known.contains(&target.code())) else {
+        let why = match target.code() {
+            "eng" => "a calibrated web's other pages are English".to_string(),
+            code => format!("the synthetic web has no text in {code}"),
+        };
         return Err(Error::Usage(format!(
-            "--lang {}: the synthetic web has no text in {} (it has {})",
-            lang,
-            target.code(),
+            "--lang {lang}: {why} (its target is one of {})",
             known.join(", ")
         )));
     };
