@@ -14,8 +14,12 @@ fn robots_requests(crawl: &HostileCrawl, origin: &str) -> usize {
     asked.iter().filter(|u| u.ends_with("/robots.txt")).count()
 }
 
-/// The round's `(url, status)` fetch rows, sorted.
-fn fetched(crawl: &HostileCrawl, round: u32) -> Vec<Vec<String>> {
+/// Injects `urls`, generates round `round` and fetches it: its
+/// `(url, status)` fetch rows, sorted.
+fn fetch_round(crawl: &HostileCrawl, round: u32, urls: &[&str]) -> Vec<Vec<String>> {
+    crawl.inject(&urls.iter().map(|u| u.to_string()).collect::<Vec<_>>());
+    crawl.ok(&["generate"]);
+    crawl.ok(&FETCH);
     let query = format!("SELECT url, status FROM fetch WHERE round = {round} ORDER BY url");
     crawl.rows(&query)
 }
@@ -23,19 +27,17 @@ fn fetched(crawl: &HostileCrawl, round: u32) -> Vec<Vec<String>> {
 #[test]
 fn each_port_of_a_host_obeys_its_own_robots_txt() {
     let crawl = HostileCrawl::new();
-    crawl.inject(&[
-        "http://ports.test/private/1.html".into(),
-        "http://ports.test:8080/private/1.html".into(),
-        "http://ports.test:8080/open.html".into(),
-    ]);
-    crawl.ok(&["generate"]);
-    crawl.ok(&FETCH);
-    let expected = [
-        ["http://ports.test/private/1.html", "fetched"],
-        ["http://ports.test:8080/open.html", "fetched"],
-        ["http://ports.test:8080/private/1.html", "robots_denied"],
+    let urls = [
+        "http://ports.test/private/1.html",
+        "http://ports.test:8080/private/1.html",
+        "http://ports.test:8080/open.html",
     ];
-    assert_eq!(fetched(&crawl, 1), expected);
+    let expected = [
+        [urls[0], "fetched"],
+        [urls[2], "fetched"],
+        [urls[1], "robots_denied"],
+    ];
+    assert_eq!(fetch_round(&crawl, 1, &urls), expected);
     assert_eq!(robots_requests(&crawl, ORIGINS[0]), 1);
     assert_eq!(robots_requests(&crawl, ORIGINS[1]), 1);
     let kept = crawl.rows("SELECT robots_origin FROM hosts WHERE host = 'ports.test'");
@@ -46,17 +48,12 @@ fn each_port_of_a_host_obeys_its_own_robots_txt() {
     // A second run: the kept origin's answer is reused, the other's fetched again.
     crawl.ok(&["parse"]);
     crawl.ok(&["updatedb"]);
-    crawl.inject(&[
-        "http://ports.test/private/2.html".into(),
-        "http://ports.test:8080/private/2.html".into(),
-    ]);
-    crawl.ok(&["generate"]);
-    crawl.ok(&FETCH);
-    let expected = [
-        ["http://ports.test/private/2.html", "fetched"],
-        ["http://ports.test:8080/private/2.html", "robots_denied"],
+    let urls = [
+        "http://ports.test/private/2.html",
+        "http://ports.test:8080/private/2.html",
     ];
-    assert_eq!(fetched(&crawl, 2), expected);
+    let expected = [[urls[0], "fetched"], [urls[1], "robots_denied"]];
+    assert_eq!(fetch_round(&crawl, 2, &urls), expected);
     for origin in ORIGINS {
         let times = if origin == kept { 1 } else { 2 };
         assert_eq!(robots_requests(&crawl, origin), times, "{origin}");
