@@ -21,6 +21,7 @@ use reqwest::{redirect, Proxy};
 
 use super::body;
 use super::proxy_pool::ProxyPool;
+use super::proxy_route::{ProxyRoute, ProxyRules};
 use super::reply::{read, Reply};
 
 use crate::error::{Error, Result};
@@ -129,52 +130,9 @@ pub struct Client {
     headers: Arc<HeaderMap>,
     /// The connections to the proxy that plain-http URLs share.
     proxy_route: Option<ProxyRoute>,
+    /// Which URLs go through a proxy (however they are carried).
+    proxied: ProxyRules,
     timeout: Duration,
-}
-
-/// The pool of connections to the proxy plain-http URLs go through, and
-/// which URLs take it: every one for `--proxy`; for a proxy the
-/// environment names, those its rules send there (`NO_PROXY` apart).
-#[derive(Debug, Clone)]
-struct ProxyRoute {
-    pool: Arc<ProxyPool>,
-    /// The environment's rules; `None` for `--proxy`.
-    rules: Option<Arc<Matcher>>,
-}
-
-impl ProxyRoute {
-    /// `--proxy`'s pool; else the environment's http proxy as reqwest
-    /// reads it (`HTTP_PROXY`, `ALL_PROXY`; not in a CGI script), unless
-    /// it has credentials or another scheme (reqwest carries those).
-    fn new(options: &ClientOptions, env: Matcher) -> Option<Self> {
-        let pool = |proxy: &str| {
-            ProxyPool::for_proxy(proxy, &options.resolve, options.connect_timeout).map(Arc::new)
-        };
-        if let Some(proxy) = &options.proxy {
-            return Some(ProxyRoute {
-                pool: pool(proxy)?,
-                rules: None,
-            });
-        }
-        // a name no NO_PROXY list would name; under `*`, which exempts
-        // every URL, nothing is pooled
-        let probe: hyper::Uri = "http://langcrawl.invalid/".parse().ok()?;
-        let intercept = env.intercept(&probe)?;
-        if intercept.basic_auth().is_some() || intercept.raw_auth().is_some() {
-            return None;
-        }
-        Some(ProxyRoute {
-            pool: pool(&intercept.uri().to_string())?,
-            rules: Some(Arc::new(env)),
-        })
-    }
-
-    /// Whether `uri` goes over the pool.
-    fn carries(&self, uri: &hyper::Uri) -> bool {
-        self.rules
-            .as_ref()
-            .is_none_or(|rules| rules.intercept(uri).is_some())
-    }
 }
 
 /// The client; with `allow_private` false, names that resolve only to
@@ -218,10 +176,15 @@ pub(super) fn build_with_env(
     let inner = builder.build().map_err(|e| Error::HttpClient {
         message: error_chain(&e),
     })?;
+    let proxied = match options.proxy {
+        Some(_) => ProxyRules::All,
+        None => ProxyRules::Env(Arc::new(env)),
+    };
     Ok(Client {
         inner,
         headers: Arc::new(headers),
-        proxy_route: ProxyRoute::new(options, env),
+        proxy_route: ProxyRoute::new(options, &proxied),
+        proxied,
         timeout: options.timeout,
     })
 }
@@ -403,10 +366,26 @@ async fn send(
         }
         sent => sent,
     };
-    sent.map(Reply::Reqwest).map_err(|e| Response {
-        refused: super::guard::is_refusal(&e),
-        error: Some(super::proxy_pool::mark_unopened_tunnel(error_chain(&e))),
-        ..Response::default()
+    sent.map(Reply::Reqwest).map_err(|e| {
+        let refused = super::guard::is_refusal(&e);
+        let chain = error_chain(&e);
+        // Through a proxy, the connection made is to the proxy: for a
+        // plain-http URL every connect error is the proxy's; for an https
+        // one (a CONNECT tunnel, then TLS with the page's server) only
+        // failing to reach it (the page's TLS is the page's failure).
+        let reaching = chain.contains("tcp connect error") || chain.contains("dns error");
+        let plain = url.starts_with("http://");
+        let to_proxy =
+            e.is_connect() && !refused && (plain || reaching) && client.proxied.carries_url(url);
+        let error = match to_proxy {
+            true => format!("{}: {chain}", super::proxy_pool::UNREACHABLE),
+            false => super::proxy_pool::mark_unopened_tunnel(chain),
+        };
+        Response {
+            refused,
+            error: Some(error),
+            ..Response::default()
+        }
     })
 }
 

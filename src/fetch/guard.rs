@@ -185,7 +185,8 @@ fn check_proxy_schemes_in(
     if let Some(proxy) = explicit {
         return match unsupported_scheme(proxy) {
             Some(scheme) => Err(format!(
-                "--proxy {proxy}: a {scheme} proxy is not supported (an http:// or https:// one is)"
+                "--proxy {}: a {scheme} proxy is not supported (an http:// or https:// one is)",
+                shown_proxy(proxy)
             )),
             None => Ok(()),
         };
@@ -214,6 +215,17 @@ fn check_proxy_schemes_in(
 }
 
 /// The scheme of `proxy` when fetch cannot speak to it (none written is http).
+/// A proxy setting as messages show it: without its password.
+pub fn shown_proxy(proxy: &str) -> String {
+    match url::Url::parse(proxy) {
+        Ok(mut url) if url.password().is_some() => {
+            let _ = url.set_password(Some("***"));
+            url.to_string()
+        }
+        _ => proxy.to_string(),
+    }
+}
+
 fn unsupported_scheme(proxy: &str) -> Option<String> {
     let (scheme, _) = proxy.split_once("://")?;
     let scheme = scheme.to_ascii_lowercase();

@@ -19,6 +19,7 @@ pub mod memory_budget;
 pub mod politeness;
 pub mod progress;
 mod proxy_pool;
+mod proxy_route;
 mod reply;
 pub mod robots;
 pub mod rows;
@@ -283,7 +284,7 @@ fn unreachable_proxy(report: &FetchReport, options: &FetchOptions) -> Option<Str
             .client
             .proxy
             .as_deref()
-            .unwrap_or("from the environment");
+            .map_or_else(|| "from the environment".to_string(), guard::shown_proxy);
         format!(
             "no request got through the proxy {proxy} ({} of {} URLs failed connecting to it); \
              run fetch again once it answers",

@@ -426,17 +426,34 @@ fn a_crawl_keeps_its_target_language_and_its_settings() {
     );
 }
 
-/// A proxy that refuses every connection: the round is not fetched, the
-/// error names the proxy, and no URL is counted as failed — fetched again
-/// through a proxy that answers, every URL is there.
+/// A proxy that refuses every connection, however it is written (with
+/// credentials, without a scheme, as https): the round is not fetched,
+/// the error names the proxy (not its password), and no URL is counted as
+/// failed — fetched again through a proxy that answers, every URL is there.
 #[test]
 fn a_proxy_that_refuses_every_connection_loses_no_url() {
     let closed = TcpListener::bind("127.0.0.1:0").unwrap();
-    let proxy = format!("http://{}", closed.local_addr().unwrap());
+    let addr = closed.local_addr().unwrap();
     drop(closed);
     let crawl = Crawl::generated();
-    let out = langcrawl(&crawl.fetch_args(&proxy, &["--connect-timeout", "1"]));
-    assert_one_line_error(&out, &format!("no request got through the proxy {proxy}"));
+    for (proxy, shown) in [
+        (format!("http://{addr}"), format!("http://{addr}")),
+        (
+            format!("http://u:secret@{addr}"),
+            format!("http://u:***@{addr}"),
+        ),
+        (addr.to_string(), addr.to_string()),
+        (format!("https://{addr}"), format!("https://{addr}")),
+    ] {
+        let out = langcrawl(&crawl.fetch_args(&proxy, &["--connect-timeout", "1"]));
+        assert_one_line_error(&out, &format!("no request got through the proxy {shown}"));
+        assert!(!stderr(&out).contains("secret"), "{}", stderr(&out));
+        assert_eq!(
+            crawl.number("SELECT count(*) FROM fetch"),
+            0,
+            "{proxy}: nothing written"
+        );
+    }
     let listed = crawl.number("SELECT count(*) FROM fetchlist");
     crawl.ok(&["fetch"]);
     assert_eq!(
