@@ -107,15 +107,14 @@ fn stopping(options: &CrawlOptions) -> Option<&'static str> {
     passed.then_some("--until time reached")
 }
 
-/// The fetch options of a round: `--until` bounds the fetch phase.
-fn fetch_options(options: &CrawlOptions) -> FetchOptions {
-    let mut fetch = options.fetch.clone();
-    let left = options
-        .until
-        .and_then(|t| t.duration_since(std::time::SystemTime::now()).ok());
-    if let Some(left) = left {
-        let bounded = fetch.max_fetch_time.map_or(left, |t| t.min(left));
-        fetch.max_fetch_time = Some(bounded.max(std::time::Duration::from_millis(1)));
+/// The fetch options of a round: `--until` (`until`) bounds the fetch
+/// phase where it comes before `--max-fetch-time`.
+fn fetch_options(fetch: &FetchOptions, until: Option<std::time::SystemTime>) -> FetchOptions {
+    let mut fetch = fetch.clone();
+    let left = until.and_then(|t| t.duration_since(std::time::SystemTime::now()).ok());
+    if let Some(left) = left.filter(|&left| fetch.max_fetch_time.is_none_or(|t| left < t)) {
+        fetch.max_fetch_time = Some(left.max(std::time::Duration::from_millis(1)));
+        fetch.max_fetch_time_reason = "the crawl's end time (--until) was reached";
     }
     fetch
 }
@@ -152,9 +151,11 @@ async fn finish_round(
         if stop() {
             return Ok(false);
         }
-        log(crate::fetch::run(crawl, &fetch_options(options))
-            .await?
-            .to_string());
+        log(
+            crate::fetch::run(crawl, &fetch_options(&options.fetch, options.until))
+                .await?
+                .to_string(),
+        );
     }
     if !crawl.has(round, Phase::Parse) {
         if stop() {
@@ -169,4 +170,33 @@ async fn finish_round(
         .await?
         .to_string());
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn the_fetch_phase_ends_at_the_nearer_limit_and_says_which() {
+        let hour = Duration::from_secs(3600);
+        let until = Some(SystemTime::now() + hour);
+        let bounded = fetch_options(&FetchOptions::default(), until);
+        assert!(bounded.max_fetch_time.is_some_and(|t| t <= hour));
+        assert!(bounded.max_fetch_time_reason.contains("--until"));
+        let minute = FetchOptions {
+            max_fetch_time: Some(Duration::from_secs(60)),
+            ..FetchOptions::default()
+        };
+        let bounded = fetch_options(&minute, until);
+        assert_eq!(bounded.max_fetch_time, Some(Duration::from_secs(60)));
+        assert_eq!(
+            bounded.max_fetch_time_reason,
+            crate::fetch::FETCH_TIME_REACHED
+        );
+        assert_eq!(
+            fetch_options(&minute, None).max_fetch_time,
+            minute.max_fetch_time
+        );
+    }
 }

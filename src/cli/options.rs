@@ -107,6 +107,7 @@ impl FetchArgs {
                 .max_fetch_time
                 .map(|t| seconds("max-fetch-time", t))
                 .transpose()?,
+            max_fetch_time_reason: crate::fetch::FETCH_TIME_REACHED,
             allow_private: false,
             page_memory: self.page_memory,
             sitemaps: SitemapOptions::default(),

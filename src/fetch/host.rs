@@ -122,10 +122,7 @@ impl<'a> HostRun<'a> {
         });
         let mut pace = HostPace::new(record.failures, shared.options.max_host_failures);
         if let Some(at) = shared.phase_deadline {
-            pace.set_deadline(
-                at,
-                "the fetch time limit (--max-fetch-time) was reached".into(),
-            );
+            pace.set_deadline(at, shared.options.max_fetch_time_reason.into());
         }
         if let Some(until) = record.deferred_until_ms.filter(|&t| t > now_ms()) {
             let why = record.deferred_reason.as_deref().unwrap_or("back-off");

@@ -70,6 +70,8 @@ pub struct FetchOptions {
     pub host_time_budget: Duration,
     /// When the phase stops requesting (what is left is `deferred`).
     pub max_fetch_time: Option<Duration>,
+    /// What the rows that time left say: which limit it was.
+    pub max_fetch_time_reason: &'static str,
     /// Lift the address guard (`crate::address`): fetch loopback and private hosts.
     pub allow_private: bool,
     /// Page bytes held in memory at once: each request reserves
@@ -88,6 +90,9 @@ pub struct FetchOptions {
     pub quiet: bool,
 }
 
+/// Why a URL left when `--max-fetch-time` ran out waits.
+pub const FETCH_TIME_REACHED: &str = "the fetch time limit (--max-fetch-time) was reached";
+
 impl Default for FetchOptions {
     /// The command line's defaults.
     fn default() -> Self {
@@ -99,6 +104,7 @@ impl Default for FetchOptions {
             max_host_failures: 5,
             host_time_budget: Duration::from_secs(300),
             max_fetch_time: None,
+            max_fetch_time_reason: FETCH_TIME_REACHED,
             allow_private: false,
             page_memory: PAGE_MEMORY,
             sitemaps: sitemap::SitemapOptions::default(),

@@ -140,6 +140,9 @@ fn until_ends_a_crawl_cleanly_and_the_next_one_goes_on() {
     );
     let rounds = crawl.number("SELECT count(DISTINCT round) FROM fetch");
     assert!((1..1000).contains(&rounds), "{rounds} rounds");
+    // a URL the end time left says so, not a limit that was not given
+    let blamed = "SELECT count(*) FROM fetch WHERE error LIKE '%--max-fetch-time%'";
+    assert_eq!(crawl.number(blamed), 0);
     crawl.ok(&["crawl", "--rounds", "1"]);
     let after = crawl.number("SELECT max(round) FROM decisions");
     assert!(
