@@ -106,7 +106,7 @@ pub fn listen(handle: StopHandle) {
                 eprintln!("langcrawl: second signal: stopping now (the crawl resumes from its last commit)");
                 std::process::exit(ABORT_STATUS);
             }
-            eprintln!("langcrawl: stopping: finishing the phase (fetch: requests in flight, up to {}s); signal again to stop at once", GRACE.as_secs());
+            eprintln!("langcrawl: stopping: finishing the phase in progress (a fetch gives its requests in flight up to {}s); signal again to stop at once", GRACE.as_secs());
             handle.request_by_signal(status);
         }
     });

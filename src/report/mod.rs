@@ -64,10 +64,15 @@ pub async fn harvest_by_round(engine: &Engine) -> Result<Vec<RecordBatch>> {
     engine.collect(df).await
 }
 
+/// What a text table of no rows prints.
+pub const NO_ROWS: &str = "(no rows)";
+
 /// Formats batches as a text table, CSV with a header, or JSON lines.
 pub fn format(batches: &[RecordBatch], format: Format) -> Result<String> {
     let arrow_error = |e| Error::arrow("formatting results")(e);
     match format {
+        // no batch, no schema: a table of nothing would print as `++`
+        Format::Table if batches.is_empty() => Ok(NO_ROWS.to_string()),
         Format::Table => Ok(
             datafusion::arrow::util::pretty::pretty_format_batches(batches)
                 .map_err(arrow_error)?

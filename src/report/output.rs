@@ -97,8 +97,12 @@ impl<W: Write> Sink<W> {
     fn finish(self) -> Result<()> {
         match self {
             Sink::Table(held, mut out) => {
-                let table = datafusion::arrow::util::pretty::pretty_format_batches(&held)
-                    .map_err(output_error)?;
+                let table = match held.is_empty() {
+                    true => super::NO_ROWS.to_string(),
+                    false => datafusion::arrow::util::pretty::pretty_format_batches(&held)
+                        .map_err(output_error)?
+                        .to_string(),
+                };
                 writeln!(out, "{table}")
                     .and_then(|()| out.flush())
                     .map_err(stdout_error)

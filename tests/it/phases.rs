@@ -392,3 +392,11 @@ fn a_page_memory_below_the_content_cap_still_fetches_every_url() {
     assert!(listed > 0);
     assert_eq!(crawl.number("SELECT count(*) FROM fetch"), listed);
 }
+
+#[test]
+fn a_report_before_any_fetch_says_there_are_no_rows() {
+    let crawl = Crawl::injected();
+    let out = crawl.ok(&["report"]);
+    assert_eq!(out.matches("(no rows)").count(), 2, "{out}");
+    assert!(!out.contains("++"), "{out}");
+}
