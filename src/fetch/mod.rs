@@ -141,6 +141,14 @@ pub struct FetchReport {
     pub seconds: f64,
 }
 
+impl FetchReport {
+    /// The URLs a server answered (a deferred, refused or robots-denied
+    /// one was not asked for).
+    pub fn answered(&self) -> usize {
+        self.fetched + self.not_modified + self.redirects + self.gone + self.errors
+    }
+}
+
 impl std::fmt::Display for FetchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -149,7 +157,7 @@ impl std::fmt::Display for FetchReport {
             self.round,
             self.urls,
             self.seconds,
-            self.urls as f64 / self.seconds.max(1e-3),
+            self.answered() as f64 / self.seconds.max(1e-3),
             self.fetched,
             self.redirects,
             self.gone,
@@ -279,12 +287,7 @@ pub async fn run(crawl: &CrawlDir, options: &FetchOptions) -> Result<FetchReport
 /// through (a crawl through it would only defer every URL, round after
 /// round). The fetch list stays, to be fetched again.
 fn unreachable_proxy(report: &FetchReport, options: &FetchOptions) -> Option<String> {
-    let answered = report.fetched
-        + report.not_modified
-        + report.redirects
-        + report.gone
-        + report.errors
-        + report.robots_denied;
+    let answered = report.answered() + report.robots_denied;
     (answered == 0 && report.proxy_unreachable > 0).then(|| {
         let proxy = options
             .client
@@ -384,6 +387,22 @@ async fn host_queues(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rate_counts_the_urls_asked_for_not_those_left_waiting() {
+        let report = FetchReport {
+            urls: 1000,
+            fetched: 360,
+            errors: 8,
+            deferred: 632,
+            seconds: 4.0,
+            ..FetchReport::default()
+        };
+        assert!(
+            report.to_string().contains("in 4.0s (92 pages/s)"),
+            "{report}"
+        );
+    }
 
     #[tokio::test]
     async fn a_panicking_host_task_still_gives_every_url_a_row() {
