@@ -36,3 +36,4 @@ mod strategies;
 mod strategy_fixture;
 mod target_langid;
 mod util;
+mod websim_input;

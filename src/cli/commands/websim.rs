@@ -128,10 +128,16 @@ pub(in crate::cli) async fn serve(args: &WebsimArgs) -> Result<()> {
     if let Some(dir) = &args.web {
         return serve_graph(args, dir).await;
     }
+    if args.hosts == 0 || args.pages < args.hosts {
+        return Err(Error::Usage(format!(
+            "--hosts {} --pages {}: at least one host, and a page for each",
+            args.hosts, args.pages
+        )));
+    }
     let web = crate::websim::Web::generate(crate::websim::WebSpec {
         seed: args.seed,
-        hosts: args.hosts.max(1),
-        pages: args.pages.max(1),
+        hosts: args.hosts,
+        pages: args.pages,
         chrome: args.chrome,
         discovery: args.discovery,
         changes: args.changes,
