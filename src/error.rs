@@ -52,7 +52,7 @@ pub enum Error {
         message: String,
     },
 
-    #[error("{context}: {source}")]
+    #[error("{context}: {}", one_line(.source))]
     Sql {
         context: String,
         source: datafusion::error::DataFusionError,
@@ -159,8 +159,31 @@ fn bad_path(kind: std::io::ErrorKind) -> bool {
 }
 
 /// A query that cannot be parsed or planned (a user's query, or a broken
-/// `--sql-dir` file), as opposed to one that failed while running.
+/// `--sql-dir` file), or whose values cannot be computed (a cast that
+/// fails, a division by zero), as opposed to one that failed otherwise.
 fn bad_query(e: &datafusion::error::DataFusionError) -> bool {
+    use datafusion::arrow::error::ArrowError as A;
     use datafusion::error::DataFusionError::*;
-    matches!(e.find_root(), SQL(..) | Plan(_) | SchemaError(..))
+    match e.find_root() {
+        SQL(..) | Plan(_) | SchemaError(..) => true,
+        ArrowError(arrow, _) => matches!(
+            arrow.as_ref(),
+            A::CastError(_) | A::DivideByZero | A::ArithmeticOverflow(_)
+        ),
+        _ => false,
+    }
+}
+
+/// A DataFusion error on one line, as a user reads it: the error and its
+/// causes, the parser's message as its words (DataFusion shows its Debug
+/// form).
+pub fn one_line(e: &datafusion::error::DataFusionError) -> String {
+    use datafusion::sql::sqlparser::parser::ParserError;
+    let mut text = e.strip_backtrace();
+    if let datafusion::error::DataFusionError::SQL(parser, _) = e.find_root() {
+        if let ParserError::ParserError(m) | ParserError::TokenizerError(m) = parser.as_ref() {
+            text = text.replace(&format!("{parser:?}"), m);
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

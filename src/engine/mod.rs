@@ -227,7 +227,7 @@ impl Engine {
             .create_logical_plan(sql)
             .await
             .map_err(|e| {
-                let why = e.to_string().replace('\n', " ");
+                let why = crate::error::one_line(&e);
                 Error::Usage(format!("planning the query: {why}"))
             })?;
         let read_only = SQLOptions::new()

@@ -227,8 +227,14 @@ fn a_bad_query_a_broken_sql_file_and_a_garbage_crawl_json_exit_2() {
     let crawl = Crawl::new();
     let seeds = crawl.japanese_seeds();
     crawl.ok(&["inject", seeds.to_str().unwrap(), "--lang", "ja"]);
-    assert_bad_input(&crawl.run(&["sql", "SELEC url FROM crawldb"]), "SELEC");
+    // the parser's words, not its Debug form
+    let parse_error = "SQL error: Expected: an SQL statement, found: SELEC";
+    assert_bad_input(&crawl.run(&["sql", "SELEC url FROM crawldb"]), parse_error);
     assert_bad_input(&crawl.run(&["sql", "SELECT nope FROM crawldb"]), "nope");
+    // values the query cannot compute are its fault too, said on one line
+    let cast = "SELECT CAST('x' AS INT) FROM crawldb";
+    assert_bad_input(&crawl.run(&["sql", cast]), "Cannot cast string 'x'");
+    assert_bad_input(&crawl.run(&["sql", "SELECT 1/0"]), "Divide by zero");
     let sql_dir = crawl.tmp.path().join("sql");
     std::fs::create_dir_all(sql_dir.join("steps")).unwrap();
     std::fs::write(sql_dir.join("steps/generate.sql"), "SELEC broken").unwrap();
