@@ -51,7 +51,7 @@ const MAX_ROUNDS: u32 = 100;
 /// web in folders inside it), each strategy making at most `requests`.
 pub async fn run(engine: &Engine, root: &Path, requests: u64, quiet: bool) -> Result<()> {
     prepare_dir(root)?;
-    std::fs::create_dir_all(root).map_err(Error::io(root))?;
+    crate::store::create_folder(root)?;
     // before anything else: a demo stopped before its last crawl began
     // (no crawl.json yet) is still the demo's to replace
     let marker = root.join(DEMO_MARKER);

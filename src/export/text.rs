@@ -262,7 +262,8 @@ impl Sink {
             )));
         }
         let temp = PathBuf::from(format!("{name}.open"));
-        let file = std::fs::File::create(&temp).map_err(Error::io(&temp))?;
+        // named as asked for: its temp file is ours
+        let file = std::fs::File::create(&temp).map_err(Error::io(path))?;
         let out = GzEncoder::new(
             std::io::BufWriter::new(file),
             flate2::Compression::default(),

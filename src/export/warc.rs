@@ -57,7 +57,7 @@ pub async fn export(
         ));
     }
     let rounds = fetched_rounds(crawl, options.rounds)?;
-    std::fs::create_dir_all(&options.out).map_err(Error::io(&options.out))?;
+    crate::store::create_folder(&options.out)?;
     let created_ms = crate::fetch::backoff::now_ms();
     let mut files = WarcFiles::new(FileSpec {
         dir: options.out.clone(),

@@ -75,7 +75,8 @@ pub async fn write(engine: &Engine, root: &Path, out: &Path) -> Result<usize> {
     )?);
     let html = page(&title, &figures, &sections);
     let temp = out.with_extension("html.tmp");
-    std::fs::write(&temp, html).map_err(Error::io(&temp))?;
+    // named as asked for: its temp file is ours
+    std::fs::write(&temp, html).map_err(Error::io(out))?;
     std::fs::rename(&temp, out).map_err(Error::io(out))?;
     Ok(figures.len())
 }

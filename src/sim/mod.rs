@@ -206,7 +206,7 @@ fn prepare_out(out: &Path, seeds: &[String]) -> Result<SimDir> {
         }
         std::fs::remove_dir_all(out).map_err(Error::io(out))?;
     }
-    std::fs::create_dir_all(out).map_err(Error::io(out))?;
+    crate::store::create_folder(out)?;
     let sim = SimDir::new(out);
     std::fs::write(sim.marker(), "").map_err(Error::io(sim.marker()))?;
     let path = sim.seeds_file();

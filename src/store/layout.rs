@@ -243,7 +243,7 @@ impl CrawlDir {
     /// folder if needed (the caller writes `crawl.json`).
     pub fn create(root: impl Into<PathBuf>) -> Result<Self> {
         let root = root.into();
-        std::fs::create_dir_all(&root).map_err(Error::io(&root))?;
+        super::create_folder(&root)?;
         CrawlDir::unlocked(root).lock_and_recover()
     }
 

@@ -14,6 +14,22 @@ pub mod schema;
 pub mod segment;
 pub mod versioned;
 
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// Creates the folder `path` a command was given (and its parents); a
+/// file in its place is named as such (the OS would say "File exists").
+pub fn create_folder(path: &Path) -> Result<()> {
+    if path.exists() && !path.is_dir() {
+        return Err(Error::Usage(format!(
+            "{}: not a folder (a file is there)",
+            path.display()
+        )));
+    }
+    std::fs::create_dir_all(path).map_err(Error::io(path))
+}
+
 pub use crawl_json::{CrawlConfig, CrawlLimits, FetchSettings, Stopped, StrategyParams};
 pub use layout::{valid_set_name, CrawlDir, Phase, RoundId, RoundRange, CRAWL_DECISION_SET};
 pub use segment::{read_batches, read_columns, row_count, SegmentWriter};

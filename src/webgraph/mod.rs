@@ -150,7 +150,7 @@ impl WebDir {
                 )));
             }
         }
-        std::fs::create_dir_all(&web.root).map_err(Error::io(&web.root))?;
+        crate::store::create_folder(&web.root)?;
         Ok(web)
     }
 

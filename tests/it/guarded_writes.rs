@@ -69,3 +69,42 @@ fn an_output_inside_the_crawl_is_refused() {
     crawl.ok(&["export", "text", "-o", beside.to_str().unwrap()]);
     assert!(beside.exists());
 }
+
+/// A file where a folder is asked for, or a folder that is not there, is
+/// named as the user gave it: not "File exists", not our temp file.
+#[test]
+fn an_output_in_the_wrong_place_is_named_as_given() {
+    let crawl = Crawl::parsed();
+    let file = crawl.tmp.path().join("a-file");
+    std::fs::write(&file, "kept").unwrap();
+    let file_arg = file.to_str().unwrap();
+    let seeds = crawl.japanese_seeds();
+    let inject = [
+        "inject",
+        seeds.to_str().unwrap(),
+        "--lang",
+        "ja",
+        "--crawl",
+        file_arg,
+    ];
+    let not_a_folder = format!("{file_arg}: not a folder (a file is there)");
+    assert_bad_input(&crate::util::langcrawl(&inject), &not_a_folder);
+    assert_bad_input(
+        &crawl.run(&["export", "warc", "-o", file_arg]),
+        &not_a_folder,
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+    let missing = crawl.tmp.path().join("no-such-folder");
+    let (html, text) = (missing.join("r.html"), missing.join("t.jsonl.gz"));
+    let (html, text) = (html.to_str().unwrap(), text.to_str().unwrap());
+    for args in [
+        vec!["report", "--html", html],
+        vec!["export", "text", "-o", text],
+    ] {
+        let asked = args.last().unwrap().to_string();
+        let got = crawl.run(&args);
+        let err = crate::util::stderr(&got);
+        assert!(!got.status.success(), "{args:?}");
+        assert!(err.contains(&format!("{asked}: No such file")), "{err}");
+    }
+}
