@@ -15,9 +15,10 @@ pub enum Error {
     #[error("{0}")]
     NothingToDo(String),
 
-    /// A signal stopped the command after it committed what it had done.
-    #[error("stopped on request (exit status {status}): what was done is committed; run the command again to go on")]
-    Stopped { status: i32 },
+    /// A signal stopped the command after it committed what it had done
+    /// (`done` says what that is).
+    #[error("stopped on request (exit status {status}): {done}")]
+    Stopped { status: i32, done: &'static str },
 
     #[error("{path}: {source}")]
     Io {
@@ -137,7 +138,7 @@ impl Error {
             Error::Sql { source, .. } if bad_query(source) => 2,
             Error::NothingToDo(_) => 3,
             Error::Locked { .. } => 4,
-            Error::Stopped { status } => *status,
+            Error::Stopped { status, .. } => *status,
             _ => 1,
         }
     }

@@ -1,8 +1,9 @@
 //! Stopping on request: the first SIGINT or SIGTERM asks the running
 //! command to stop gracefully — fetch sends no new request, waits up to
 //! [`GRACE`] for those in flight, writes what arrived and marks the rest
-//! `deferred`, then commits; the other phases finish; `crawl` ends after
-//! the phase it is in, and the command exits with the signal's status
+//! `deferred`, then commits; the other phases finish (run on their own,
+//! they hear it through [`heard`]); `crawl` ends after the phase it is in,
+//! and the command exits with the signal's status
 //! (128 + its number: 130 for SIGINT, 143 for SIGTERM), so that a script
 //! running rounds stops too. A second signal exits at once, as a kill
 //! would (every commit is a rename, so the crawl is then as after a kill).
@@ -95,13 +96,15 @@ pub fn parse_until(text: &str) -> Result<std::time::SystemTime, String> {
 
 /// Listens for SIGINT and SIGTERM on the current runtime: the first
 /// requests a stop on `handle` (saying so on stderr), the second exits
-/// the process at once with [`ABORT_STATUS`].
+/// the process at once with [`ABORT_STATUS`]. The handlers are in place
+/// when it returns: a signal from then on is heard.
 pub fn listen(handle: StopHandle) {
+    let Some(mut signals) = Signals::new() else {
+        return;
+    };
     tokio::spawn(async move {
         for count in 0.. {
-            let Some(status) = signal().await else {
-                return;
-            };
+            let status = signals.next().await;
             if count > 0 {
                 eprintln!("langcrawl: second signal: stopping now (the crawl resumes from its last commit)");
                 std::process::exit(ABORT_STATUS);
@@ -115,35 +118,70 @@ pub fn listen(handle: StopHandle) {
 /// The exit status after a stop asked by SIGTERM (128 + 15).
 pub const TERM_STATUS: i32 = 143;
 
-/// The next SIGINT or SIGTERM, as the exit status it calls for; `None` if
-/// they cannot be listened for.
+/// SIGINT and SIGTERM, listened for; `None` if they cannot be.
 #[cfg(unix)]
-async fn signal() -> Option<i32> {
-    use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut term), Ok(mut int)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) else {
-        return None;
-    };
-    tokio::select! {
-        _ = term.recv() => Some(TERM_STATUS),
-        _ = int.recv() => Some(ABORT_STATUS),
+struct Signals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+#[cfg(unix)]
+impl Signals {
+    fn new() -> Option<Self> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let term = signal(SignalKind::terminate()).ok()?;
+        let int = signal(SignalKind::interrupt()).ok()?;
+        Some(Signals { term, int })
+    }
+
+    /// The next signal, as the exit status it calls for.
+    async fn next(&mut self) -> i32 {
+        tokio::select! {
+            _ = self.term.recv() => TERM_STATUS,
+            _ = self.int.recv() => ABORT_STATUS,
+        }
     }
 }
 
 #[cfg(not(unix))]
-async fn signal() -> Option<i32> {
-    tokio::signal::ctrl_c().await.ok().map(|()| ABORT_STATUS)
+struct Signals;
+
+#[cfg(not(unix))]
+impl Signals {
+    fn new() -> Option<Self> {
+        Some(Signals)
+    }
+
+    async fn next(&mut self) -> i32 {
+        let _ = tokio::signal::ctrl_c().await;
+        ABORT_STATUS
+    }
 }
 
-/// `Err(Stopped)` after a command a signal stopped (its work committed):
-/// the command's exit status then says it did not run to its end.
-pub fn stopped_by_signal(handle: &StopHandle) -> crate::error::Result<()> {
+/// What a command a signal stopped part-way has done (`fetch`, `crawl`).
+pub const PART_DONE: &str = "what was done is committed; run the command again to go on";
+
+/// What a command that cannot stop part-way has done when a signal came
+/// (`generate`, `parse`, `updatedb`, `refilter`): all of it.
+pub const ALL_DONE: &str =
+    "the command ran to its end and is committed; a script running it stops here";
+
+/// `Err(Stopped)` after a command a signal stopped (`done`: what it
+/// committed): the command's exit status then says a signal came.
+pub fn stopped_by_signal(handle: &StopHandle, done: &'static str) -> crate::error::Result<()> {
     match handle.signal_status() {
-        Some(status) => Err(crate::error::Error::Stopped { status }),
+        Some(status) => Err(crate::error::Error::Stopped { status, done }),
         None => Ok(()),
     }
+}
+
+/// A stop handle that hears SIGINT and SIGTERM ([`listen`]), for a command
+/// that runs to its end anyway and then exits with the signal's status (a
+/// second signal still exits at once).
+pub fn heard() -> StopHandle {
+    let handle = StopHandle::default();
+    listen(handle.clone());
+    handle
 }
 
 #[cfg(test)]
@@ -168,12 +206,16 @@ mod tests {
         let asked = StopHandle::default();
         asked.request();
         assert!(asked.is_requested());
-        assert!(stopped_by_signal(&asked).is_ok(), "a stop without a signal");
+        assert!(
+            stopped_by_signal(&asked, PART_DONE).is_ok(),
+            "a stop without a signal"
+        );
         let signalled = StopHandle::default();
         signalled.request_by_signal(TERM_STATUS);
         assert!(signalled.is_requested());
-        let stopped = stopped_by_signal(&signalled).unwrap_err();
+        let stopped = stopped_by_signal(&signalled, ALL_DONE).unwrap_err();
         assert_eq!(stopped.exit_code(), 143);
+        assert!(stopped.to_string().contains("ran to its end"), "{stopped}");
     }
 
     #[tokio::test]

@@ -150,3 +150,41 @@ fn until_ends_a_crawl_cleanly_and_the_next_one_goes_on() {
         "the next crawl finished a round: {after} after {rounds}"
     );
 }
+
+/// A phase that cannot stop part-way (here parse) hears SIGTERM, runs to
+/// its end, commits it and then exits 143, so a script running the phases
+/// one by one stops there.
+#[test]
+fn sigterm_during_parse_lets_it_finish_and_exit_143() {
+    let crawl = crawl_with_a_long_fetch_list();
+    crawl.ok(&["fetch"]);
+    let dir = crawl.dir().display().to_string();
+    let child = command(&["parse", "--crawl", &dir])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // the lock names the writer's task once it holds the crawl
+    let waited = Instant::now();
+    let lock = crawl.dir().join(".lock");
+    while !std::fs::read_to_string(&lock).is_ok_and(|held| held.contains("parse")) {
+        assert!(
+            waited.elapsed() < Duration::from_secs(60),
+            "parse never started"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (out, _) = terminate(child);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{stderr}");
+    assert!(
+        stderr.contains("ran to its end and is committed"),
+        "{stderr}"
+    );
+    let parsed = crawl.number("SELECT count(*) FROM parse");
+    assert_eq!(
+        parsed,
+        crawl.number("SELECT count(*) FROM fetch WHERE status = 'fetched'")
+    );
+    crawl.ok(&["updatedb"]);
+}

@@ -46,10 +46,12 @@ pub(in crate::cli) async fn crawl(ctx: &Context, args: &CrawlArgs) -> Result<()>
     if !quiet {
         println!("\n{}", crate::report::full_report(engine, &crawl).await?);
     }
-    crate::shutdown::stopped_by_signal(&options.fetch.stop)
+    crate::shutdown::stopped_by_signal(&options.fetch.stop, crate::shutdown::PART_DONE)
 }
 
 pub(in crate::cli) async fn refilter(ctx: &Context, args: &RefilterArgs) -> Result<()> {
+    // a set is written whole: a signal is answered after it
+    let heard = crate::shutdown::heard();
     let engine = &ctx.engine;
     let crawl = CrawlDir::open(&ctx.root)?;
     let name = match (&args.name, &args.update.strategy) {
@@ -91,7 +93,7 @@ pub(in crate::cli) async fn refilter(ctx: &Context, args: &RefilterArgs) -> Resu
             crate::report::format(&table, Format::Table)?
         );
     }
-    Ok(())
+    crate::shutdown::stopped_by_signal(&heard, crate::shutdown::ALL_DONE)
 }
 
 /// `demo` crawls into `segments/demo` unless `--crawl` says otherwise.

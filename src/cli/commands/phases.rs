@@ -31,10 +31,11 @@ pub(in crate::cli) async fn inject(ctx: &Context, seeds: &Path, lang: Option<&st
 }
 
 pub(in crate::cli) async fn generate(ctx: &Context, args: &GenerateArgs) -> Result<()> {
+    let heard = crate::shutdown::heard();
     let crawl = CrawlDir::open(&ctx.root)?;
     let report = crate::generate::run(&ctx.engine, &crawl, &args.options()).await?;
     ctx.say(report);
-    Ok(())
+    crate::shutdown::stopped_by_signal(&heard, crate::shutdown::ALL_DONE)
 }
 
 /// The crawl a phase writes: the crawl, or one part of its latest round.
@@ -53,21 +54,23 @@ pub(in crate::cli) async fn fetch(ctx: &Context, args: &FetchCommandArgs) -> Res
     config.save(&crawl)?;
     crate::shutdown::listen(options.stop.clone());
     ctx.say(crate::fetch::run(&crawl, &options).await?);
-    crate::shutdown::stopped_by_signal(&options.stop)
+    crate::shutdown::stopped_by_signal(&options.stop, crate::shutdown::PART_DONE)
 }
 
 pub(in crate::cli) fn parse(ctx: &Context, part: &PartitionArg) -> Result<()> {
+    let heard = crate::shutdown::heard();
     let crawl = crawl_or_part(ctx, part)?;
     ctx.say(crate::parse::run(&crawl)?);
-    Ok(())
+    crate::shutdown::stopped_by_signal(&heard, crate::shutdown::ALL_DONE)
 }
 
 pub(in crate::cli) async fn updatedb(ctx: &Context, args: &UpdateArgs) -> Result<()> {
+    let heard = crate::shutdown::heard();
     let crawl = CrawlDir::open(&ctx.root)?;
     let mut config = CrawlConfig::load(&crawl)?;
     config.keep_target(&crawl, args.lang.as_deref())?;
     let selection = args.resolve(&mut config)?;
     config.save(&crawl)?;
     ctx.say(crate::updatedb::run(&ctx.engine, &crawl, &selection).await?);
-    Ok(())
+    crate::shutdown::stopped_by_signal(&heard, crate::shutdown::ALL_DONE)
 }
