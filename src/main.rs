@@ -88,6 +88,9 @@ fn run(cli: langcrawl::cli::Cli) -> i32 {
         Ok(()) => 0,
         Err(error) => {
             eprintln!("langcrawl: {error}");
+            if let langcrawl::error::Error::Stopped { status, .. } = error {
+                langcrawl::shutdown::die_of_signal(status);
+            }
             error.exit_code()
         }
     }

@@ -107,7 +107,7 @@ pub fn listen(handle: StopHandle) {
             let status = signals.next().await;
             if count > 0 {
                 eprintln!("langcrawl: second signal: stopping now (the crawl resumes from its last commit)");
-                std::process::exit(ABORT_STATUS);
+                die_of_signal(status);
             }
             eprintln!("langcrawl: stopping: finishing the phase in progress (a fetch gives its requests in flight up to {}s); signal again to stop at once", GRACE.as_secs());
             handle.request_by_signal(status);
@@ -117,6 +117,25 @@ pub fn listen(handle: StopHandle) {
 
 /// The exit status after a stop asked by SIGTERM (128 + 15).
 pub const TERM_STATUS: i32 = 143;
+
+/// Ends the process as the signal behind `status` (128 + its number) does,
+/// output flushed first: a shell running it from a script then stops the
+/// script too (bash goes on after a child that exits with 130 itself,
+/// taking the signal as handled), and reports the same status.
+pub fn die_of_signal(status: i32) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    #[cfg(target_os = "linux")]
+    // SAFETY: setting a signal's action back to the default and raising
+    // it take integers; the default action of SIGINT and SIGTERM ends the
+    // process.
+    unsafe {
+        libc::signal(status - 128, libc::SIG_DFL);
+        libc::raise(status - 128);
+    }
+    std::process::exit(status)
+}
 
 /// SIGINT and SIGTERM, listened for; `None` if they cannot be.
 #[cfg(unix)]

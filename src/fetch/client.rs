@@ -160,8 +160,10 @@ pub(super) fn build_with_env(
         .timeout(options.timeout)
         .pool_max_idle_per_host(64);
     if let Some(proxy) = &options.proxy {
-        let proxy = Proxy::all(proxy)
-            .map_err(|e| Error::Usage(format!("--proxy {proxy}: {}", error_chain(&e))))?;
+        let proxy = Proxy::all(proxy).map_err(|e| {
+            let shown = super::guard::shown_proxy(proxy);
+            Error::Usage(format!("--proxy {shown}: {}", error_chain(&e)))
+        })?;
         builder = builder.proxy(proxy);
     }
     for (name, addr) in &options.resolve {

@@ -206,26 +206,37 @@ fn check_proxy_schemes_in(
     for (var, proxy) in picked.into_iter().flatten() {
         if let Some(scheme) = unsupported_scheme(&proxy) {
             return Err(format!(
-                "{var}={proxy}: a {scheme} proxy is not supported (an http:// or https:// one \
-                 is); unset {var}, or give --proxy"
+                "{var}={}: a {scheme} proxy is not supported (an http:// or https:// one \
+                 is); unset {var}, or give --proxy",
+                shown_proxy(&proxy)
             ));
         }
     }
     Ok(())
 }
 
-/// The scheme of `proxy` when fetch cannot speak to it (none written is http).
-/// A proxy setting as messages show it: without its password.
+/// A proxy setting as messages show it: its password as `***` (read, as
+/// reqwest reads it, as http when no scheme is written).
 pub fn shown_proxy(proxy: &str) -> String {
-    match url::Url::parse(proxy) {
+    let written = proxy.contains("://");
+    let url = match written {
+        true => url::Url::parse(proxy),
+        false => url::Url::parse(&format!("http://{proxy}")),
+    };
+    match url {
         Ok(mut url) if url.password().is_some() => {
             let _ = url.set_password(Some("***"));
-            url.to_string()
+            let masked = url.to_string();
+            match written {
+                true => masked,
+                false => masked.trim_start_matches("http://").to_string(),
+            }
         }
         _ => proxy.to_string(),
     }
 }
 
+/// The scheme of `proxy` when fetch cannot speak to it (none written is http).
 fn unsupported_scheme(proxy: &str) -> Option<String> {
     let (scheme, _) = proxy.split_once("://")?;
     let scheme = scheme.to_ascii_lowercase();
@@ -238,6 +249,17 @@ mod tests {
 
     fn url(text: &str) -> url::Url {
         url::Url::parse(text).unwrap()
+    }
+
+    #[test]
+    fn a_proxys_password_is_never_shown() {
+        assert_eq!(shown_proxy("http://u:pw@p:3128"), "http://u:***@p:3128/");
+        assert_eq!(shown_proxy("u:pw@p:3128"), "u:***@p:3128/");
+        assert_eq!(shown_proxy("http://p:3128"), "http://p:3128");
+        assert_eq!(shown_proxy("p:3128"), "p:3128");
+        let env = |var: &str| (var == "all_proxy").then(|| "socks5://u:pw@p:1080".into());
+        let err = check_proxy_schemes_in(None, env).unwrap_err();
+        assert!(err.contains("u:***@p") && !err.contains("pw"), "{err}");
     }
 
     #[test]
