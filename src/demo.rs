@@ -223,6 +223,7 @@ fn print_next_steps(root: &Path) {
 /// The demo starts afresh: it replaces an earlier demo (finished or
 /// stopped), or a crawl directory, but never another folder.
 fn prepare_dir(root: &Path) -> Result<()> {
+    crate::store::refuse_a_file(root)?;
     if !root.exists() {
         return Ok(());
     }

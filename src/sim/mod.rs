@@ -191,6 +191,7 @@ fn for_web(selection: &LinkSelection, info: &crate::webgraph::WebInfo) -> LinkSe
 /// Makes the output folder (replacing an earlier simulation there, never
 /// another folder) and writes the seeds file the crawls inject.
 fn prepare_out(out: &Path, seeds: &[String]) -> Result<SimDir> {
+    crate::store::refuse_a_file(out)?;
     if out.exists() {
         let empty = std::fs::read_dir(out)
             .map_err(Error::io(out))?

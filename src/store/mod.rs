@@ -21,13 +21,19 @@ use crate::error::{Error, Result};
 /// Creates the folder `path` a command was given (and its parents); a
 /// file in its place is named as such (the OS would say "File exists").
 pub fn create_folder(path: &Path) -> Result<()> {
+    refuse_a_file(path)?;
+    std::fs::create_dir_all(path).map_err(Error::io(path))
+}
+
+/// Refuses a file where the folder `path` is asked for.
+pub fn refuse_a_file(path: &Path) -> Result<()> {
     if path.exists() && !path.is_dir() {
         return Err(Error::Usage(format!(
             "{}: not a folder (a file is there)",
             path.display()
         )));
     }
-    std::fs::create_dir_all(path).map_err(Error::io(path))
+    Ok(())
 }
 
 pub use crawl_json::{CrawlConfig, CrawlLimits, FetchSettings, Stopped, StrategyParams};

@@ -129,6 +129,7 @@ impl WebDir {
     /// or their temp folders, no web.json), which is removed.
     pub fn create(root: impl Into<PathBuf>) -> Result<Self> {
         let web = WebDir::new(root);
+        crate::store::refuse_a_file(&web.root)?;
         if web.root.exists() {
             let names: Vec<std::ffi::OsString> = std::fs::read_dir(&web.root)
                 .map_err(Error::io(&web.root))?

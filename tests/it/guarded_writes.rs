@@ -89,10 +89,12 @@ fn an_output_in_the_wrong_place_is_named_as_given() {
     ];
     let not_a_folder = format!("{file_arg}: not a folder (a file is there)");
     assert_bad_input(&crate::util::langcrawl(&inject), &not_a_folder);
-    assert_bad_input(
-        &crawl.run(&["export", "warc", "-o", file_arg]),
-        &not_a_folder,
-    );
+    for args in [["export", "warc", "-o"], ["graph", "export", "-o"]] {
+        let args = [&args[..], &[file_arg]].concat();
+        assert_bad_input(&crawl.run(&args), &not_a_folder);
+    }
+    let demo = crate::util::langcrawl(&["demo", "--crawl", file_arg]);
+    assert_bad_input(&demo, &not_a_folder);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
     let missing = crawl.tmp.path().join("no-such-folder");
     let (html, text) = (missing.join("r.html"), missing.join("t.jsonl.gz"));
