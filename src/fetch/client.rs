@@ -290,6 +290,10 @@ pub async fn get_if(
         }
         Err(error) => error,
     };
+    // a 407 comes from a proxy: every URL through it would be `gone`
+    if response.http_status == Some(407) && client.proxied.carries_url(url) {
+        response.error = Some(super::proxy_pool::NEEDS_CREDENTIALS.into());
+    }
     response.fetched_at_ms = fetched_at_ms;
     response.conditional = !conditional.is_empty();
     response.elapsed_ms = started.elapsed().as_millis() as i64;

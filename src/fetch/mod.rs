@@ -133,6 +133,8 @@ pub struct FetchReport {
     pub refused: usize,
     /// Deferred because the proxy could not be reached (counted in `deferred`).
     pub proxy_unreachable: usize,
+    /// What the first of them said.
+    pub proxy_error: Option<String>,
     pub bytes: u64,
     /// Sitemap files read (or skipped, each with its reason).
     pub sitemaps: usize,
@@ -295,9 +297,11 @@ fn unreachable_proxy(report: &FetchReport, options: &FetchOptions) -> Option<Str
             .as_deref()
             .map_or_else(|| "from the environment".to_string(), guard::shown_proxy);
         format!(
-            "no request got through the proxy {proxy} ({} of {} URLs failed connecting to it); \
-             run fetch again once it answers",
-            report.proxy_unreachable, report.urls
+            "no request got through the proxy {proxy} ({} of {} URLs failed connecting to it: \
+             {}); run fetch again once it answers",
+            report.proxy_unreachable,
+            report.urls,
+            report.proxy_error.as_deref().unwrap_or_default()
         )
     })
 }

@@ -58,13 +58,14 @@ impl FetchReport {
     /// Counts one row.
     fn add(&mut self, row: &FetchRow) {
         self.bytes += row.response.content.len() as u64;
-        if row
+        if let Some(error) = row
             .response
             .error
             .as_deref()
-            .is_some_and(never_reached_the_proxy)
+            .filter(|e| never_reached_the_proxy(e))
         {
             self.proxy_unreachable += 1;
+            self.proxy_error.get_or_insert_with(|| error.to_string());
         }
         match row.status {
             "fetched" => self.fetched += 1,

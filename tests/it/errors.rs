@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::util::{langcrawl, stderr, Crawl};
 
 /// The error is one line starting `langcrawl:` that mentions `needle`.
-fn assert_one_line_error(out: &std::process::Output, needle: &str) {
+pub(crate) fn assert_one_line_error(out: &std::process::Output, needle: &str) {
     assert!(!out.status.success(), "expected failure: {out:?}");
     let err = stderr(out);
     let lines: Vec<&str> = err

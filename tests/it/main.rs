@@ -25,6 +25,7 @@ mod ontology;
 mod partitions;
 mod phases;
 mod politeness;
+mod proxy_faults;
 mod readers;
 mod real_pages;
 mod recovery;
