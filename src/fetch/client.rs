@@ -290,9 +290,8 @@ pub async fn get_if(
         }
         Err(error) => error,
     };
-    // a 407 comes from a proxy: every URL through it would be `gone`
-    if response.http_status == Some(407) && client.proxied.carries_url(url) {
-        response.error = Some(super::proxy_pool::NEEDS_CREDENTIALS.into());
+    if let Some(why) = client.proxied.answer_failure(url, response.http_status) {
+        response.error = Some(why.into());
     }
     response.fetched_at_ms = fetched_at_ms;
     response.conditional = !conditional.is_empty();
@@ -374,22 +373,9 @@ async fn send(
     };
     sent.map(Reply::Reqwest).map_err(|e| {
         let refused = super::guard::is_refusal(&e);
-        let chain = error_chain(&e);
-        // Through a proxy, the connection made is to the proxy: for a
-        // plain-http URL every connect error is the proxy's; for an https
-        // one (a CONNECT tunnel, then TLS with the page's server) only
-        // failing to reach it (the page's TLS is the page's failure).
-        let reaching = chain.contains("tcp connect error") || chain.contains("dns error");
-        let plain = url.starts_with("http://");
-        let to_proxy =
-            e.is_connect() && !refused && (plain || reaching) && client.proxied.carries_url(url);
-        let error = match to_proxy {
-            true => format!("{}: {chain}", super::proxy_pool::UNREACHABLE),
-            false => super::proxy_pool::mark_unopened_tunnel(chain),
-        };
         Response {
             refused,
-            error: Some(error),
+            error: Some(client.proxied.blame(url, &e, refused)),
             ..Response::default()
         }
     })

@@ -117,15 +117,16 @@ pub fn public_addrs(
 
 /// The host name of a proxy setting (`http://proxy:3128`, `proxy:3128`).
 fn proxy_host(proxy: &str) -> Option<String> {
-    let with_scheme = if proxy.contains("://") {
-        proxy.to_string()
-    } else {
-        format!("http://{proxy}")
-    };
-    url::Url::parse(&with_scheme)
-        .ok()?
-        .host_str()
-        .map(str::to_string)
+    proxy_url(proxy).ok()?.host_str().map(str::to_string)
+}
+
+/// A proxy setting as a URL, as reqwest reads it: http when no scheme is
+/// written.
+fn proxy_url(proxy: &str) -> Result<url::Url, url::ParseError> {
+    match proxy.contains("://") {
+        true => url::Url::parse(proxy),
+        false => url::Url::parse(&format!("http://{proxy}")),
+    }
 }
 
 /// The environment variables reqwest reads a proxy from.
@@ -215,19 +216,14 @@ fn check_proxy_schemes_in(
     Ok(())
 }
 
-/// A proxy setting as messages show it: its password as `***` (read, as
-/// reqwest reads it, as http when no scheme is written).
+/// A proxy setting as messages show it: its password as `***` (read as
+/// [`proxy_url`] reads it; a scheme not written is not shown either).
 pub fn shown_proxy(proxy: &str) -> String {
-    let written = proxy.contains("://");
-    let url = match written {
-        true => url::Url::parse(proxy),
-        false => url::Url::parse(&format!("http://{proxy}")),
-    };
-    match url {
+    match proxy_url(proxy) {
         Ok(mut url) if url.password().is_some() => {
             let _ = url.set_password(Some("***"));
             let masked = url.to_string();
-            match written {
+            match proxy.contains("://") {
                 true => masked,
                 false => masked.trim_start_matches("http://").to_string(),
             }

@@ -27,32 +27,6 @@ use super::client::error_chain;
 /// page was not asked for, so it is not the page's failure (fetch defers it).
 pub const UNREACHABLE: &str = "connecting to the proxy";
 
-/// hyper-util's words for a CONNECT tunnel (an https URL through the
-/// proxy, sent by reqwest) whose connection to the proxy never opened:
-/// its `TunnelError::ConnectFailed`, a type it does not export.
-const TUNNEL_NOT_OPENED: &str = "tunnel error: failed to create underlying connection";
-
-/// hyper-util's words for a CONNECT the proxy answered 407.
-const TUNNEL_NEEDS_CREDENTIALS: &str = "tunnel error: proxy authorization required";
-
-/// What a request the proxy refused for want of credentials (HTTP 407)
-/// says: the proxy's failure, not the page's.
-pub const NEEDS_CREDENTIALS: &str = "connecting to the proxy: it asked for credentials \
-     (HTTP 407 Proxy Authentication Required); check the user and password of the proxy";
-
-/// `error` (reqwest's, as a chain of causes) marked as [`UNREACHABLE`]
-/// when the tunnel to the proxy never opened or the proxy wanted
-/// credentials, as the pool marks its own.
-pub fn mark_unopened_tunnel(error: String) -> String {
-    if error.contains(TUNNEL_NOT_OPENED) {
-        format!("{UNREACHABLE} (a CONNECT tunnel): {error}")
-    } else if error.contains(TUNNEL_NEEDS_CREDENTIALS) {
-        NEEDS_CREDENTIALS.to_string()
-    } else {
-        error
-    }
-}
-
 /// Idle connections kept at most (beyond them a finished one is closed).
 const MAX_IDLE: usize = 256;
 

@@ -41,9 +41,7 @@ impl HostRun<'_> {
             self.pace
                 .stop(format!("{why}: host waits for the next run"));
         }
-        let options = &self.shared.options;
-        self.base_delay =
-            robots::host_delay(options.delay, robots.crawl_delay(), options.max_crawl_delay);
+        self.base_delay = self.delay_for(robots.crawl_delay());
         self.delay = self.base_delay;
         self.record.robots = Some(answer);
         self.robots = Some(robots);
@@ -78,12 +76,17 @@ impl HostRun<'_> {
         }
     }
 
-    /// Raises the host's delay to another origin's Crawl-delay (clamped).
+    /// Raises the host's delay to another origin's Crawl-delay.
     fn slow_down_to(&mut self, crawl_delay: Option<Duration>) {
-        let options = &self.shared.options;
-        let delay = robots::host_delay(options.delay, crawl_delay, options.max_crawl_delay);
+        let delay = self.delay_for(crawl_delay);
         self.base_delay = self.base_delay.max(delay);
         self.delay = self.delay.max(delay);
+    }
+
+    /// The host's delay under a robots.txt `crawl_delay` (clamped).
+    fn delay_for(&self, crawl_delay: Option<Duration>) -> Duration {
+        let options = &self.shared.options;
+        robots::host_delay(options.delay, crawl_delay, options.max_crawl_delay)
     }
 
     /// The rules of `answer`; a 429/503 defers the host.
