@@ -28,40 +28,72 @@ fn generate(dir: &Path, lang: &str, pages: u32, seed: u32) {
     succeeded(langcrawl(&args), &args);
 }
 
-#[test]
-fn a_generated_web_is_near_tamuras_measurements() {
-    let tmp = tempfile::tempdir().unwrap();
-    let web = tmp.path().join("web");
-    generate(&web, "th", 20_000, 2);
+/// The statistics `websim generate` measured on a 20k Thai web of `seed`,
+/// in its order (two are named "of them inter-server").
+fn generated_stats(dir: &Path, seed: u32) -> Vec<langcrawl::webgraph::Statistic> {
+    let web = dir.join(format!("web-{seed}"));
+    generate(&web, "th", 20_000, seed);
     let info = WebDir::open(&web).unwrap().info().unwrap();
     assert_eq!(info.seeds.len(), 3);
-    let stats: BTreeMap<&str, (Option<f64>, f64)> = info
-        .stats
+    info.stats
+}
+
+/// The achieved value of the statistic `name`.
+fn achieved(stats: &[langcrawl::webgraph::Statistic], name: &str) -> f64 {
+    stats
         .iter()
-        .map(|s| (s.name.trim(), (s.target, s.achieved)))
+        .find(|s| s.name.trim() == name)
+        .unwrap()
+        .achieved
+}
+
+#[test]
+fn a_generated_web_is_near_tamuras_measurements() {
+    // A 20k web has about 37 target servers, so one web's shares stray
+    // from the aims by a few points (the target pages off the ccTLDs by
+    // up to 5 over seeds 1-6): the mean of four webs is held to the aims,
+    // each web to twice that.
+    let tmp = tempfile::tempdir().unwrap();
+    let webs: Vec<_> = (1..=4)
+        .map(|seed| generated_stats(tmp.path(), seed))
         .collect();
     let mut checked = 0;
-    for s in &info.stats {
-        let Some(aim) = s.target.filter(|_| s.unit == "%") else {
+    for (i, stat) in webs[0].iter().enumerate() {
+        let Some(aim) = stat.target.filter(|_| stat.unit == "%") else {
             continue;
         };
+        let name = &stat.name;
         // A few points for the shares; the rare links (0.2%) to a tenth of a point.
         let tolerance = if aim < 0.01 { 0.002 } else { 0.03 };
+        let achieved: Vec<f64> = webs.iter().map(|w| w[i].achieved).collect();
+        let mean = achieved.iter().sum::<f64>() / achieved.len() as f64;
         assert!(
-            (s.achieved - aim).abs() <= tolerance,
-            "{}: {:.4} against {aim}",
-            s.name,
-            s.achieved
+            (mean - aim).abs() <= tolerance,
+            "{name}: {mean:.4} on average against {aim} ({achieved:.4?})"
         );
+        for a in &achieved {
+            assert!(
+                (a - aim).abs() <= 2.0 * tolerance,
+                "{name}: {a:.4} against {aim} ({achieved:.4?})"
+            );
+        }
         checked += 1;
     }
-    assert_eq!(checked, 9, "{stats:?}");
-    let (_, one_hop) = stats["target pages 1 hop from the nearest other"];
-    assert!((0.85..1.0).contains(&one_hop), "mostly 1 hop: {one_hop}");
-    let (_, farthest) = stats["farthest nearest target page"];
+    assert_eq!(checked, 9, "{:?}", webs[0]);
+    for stats in &webs {
+        let one_hop = achieved(stats, "target pages 1 hop from the nearest other");
+        assert!((0.85..1.0).contains(&one_hop), "mostly 1 hop: {one_hop}");
+    }
+    // about seven sites behind English chains a web, each chain's length
+    // drawn: the longest of four webs is Tamura's farthest
+    let farthest: Vec<f64> = webs
+        .iter()
+        .map(|w| achieved(w, "farthest nearest target page"))
+        .collect();
+    let longest = farthest.iter().copied().fold(0.0, f64::max);
     assert!(
-        (6.0..=12.0).contains(&farthest),
-        "up to about 10 hops: {farthest}"
+        (6.0..=12.0).contains(&longest),
+        "up to about 10 hops: {farthest:?}"
     );
 }
 

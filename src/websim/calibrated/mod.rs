@@ -155,13 +155,13 @@ impl Generator {
     fn run(mut self, web: &WebDir) -> Result<Generated> {
         self.plan_servers();
         self.anchor_pool = links::anchor_pool();
+        for s in 0..self.servers.len() {
+            self.add_server_pages(s);
+        }
         let on_cctld = self.target_servers_on_cctld();
         self.hosts = (0..self.servers.len())
             .map(|s| self.host(s, on_cctld[s]))
             .collect();
-        for s in 0..self.servers.len() {
-            self.add_server_pages(s);
-        }
         let mut topology = Topology::default();
         let pages = self.write_pages(&web.pages(), &mut topology)?;
         let links = self.write_links(&web.links(), &mut topology)?;
@@ -283,15 +283,19 @@ mod tests {
 
     #[test]
     fn a_shape_without_plain_target_servers_still_has_seeds_among_target_pages() {
-        // shape 10 draws 2.5% target pages, every target server of this
-        // small web multilingual or behind an English front
+        // every target server multilingual or behind an English front
+        let shape = Shape {
+            multilingual: 0.5,
+            fronted: 0.5,
+            ..Shape::drawn(10)
+        };
         let tmp = tempfile::tempdir().unwrap();
         let spec = CalibratedSpec {
             target: corpus::lang_index("jpn").unwrap(),
             pages: 3_000,
             seed: 3,
-            shape: Shape::drawn(10),
-            shape_seed: Some(10),
+            shape,
+            shape_seed: None,
         };
         let web = WebDir::create(tmp.path().join("web")).unwrap();
         let generated = generate_into(spec, &web).unwrap();

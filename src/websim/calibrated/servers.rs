@@ -18,15 +18,11 @@ impl Generator {
         let total = self.spec.pages.max(40);
         let count = (total / MEAN_SERVER_PAGES).max(10);
         let target_count = ((count as f64 * aims::TARGET_SERVERS).round() as usize).max(3);
-        let kinds: Vec<Kind> = (0..count)
-            .map(|s| {
-                if s < target_count {
-                    self.target_kind()
-                } else {
-                    Kind::Other(self.other_lang())
-                }
-            })
-            .collect();
+        let mut kinds = self.target_kinds(target_count);
+        for _ in target_count..count {
+            let lang = self.other_lang();
+            kinds.push(Kind::Other(lang));
+        }
         // Sizes are exponential; the target servers' are scaled so that
         // their target pages come to TARGET_PAGES of all, the others' to
         // the remaining pages.
@@ -77,24 +73,27 @@ impl Generator {
         }
     }
 
-    fn target_kind(&mut self) -> Kind {
-        let [target, with_english, fronted] = self.spec.shape.kind_cuts();
-        match self.rng.below(100) {
-            x if x < target => Kind::Target,
-            x if x < with_english => Kind::TargetWithEnglish,
-            x if x < fronted => {
-                // Chains of 0 to max_chain English pages past the home
-                // page (Tamura found target pages up to 10 hops from the
-                // nearest other one), each length 0.7 times as likely as
-                // the one before.
-                let mut chain = 0;
-                while chain < self.spec.shape.max_chain && self.rng.chance(0.7) {
-                    chain += 1;
-                }
-                Kind::EnglishFronted(chain)
+    /// The kinds of `count` target servers, as many of each as the shape's
+    /// shares make ([`Shape::kind_counts`](super::Shape::kind_counts)).
+    fn target_kinds(&mut self, count: usize) -> Vec<Kind> {
+        let [target, with_english, fronted, multilingual] = self.spec.shape.kind_counts(count);
+        let mut kinds = vec![Kind::Target; target];
+        kinds.resize(target + with_english, Kind::TargetWithEnglish);
+        for _ in 0..fronted {
+            // Chains of 0 to max_chain English pages past the home page
+            // (Tamura found target pages up to 10 hops from the nearest
+            // other one), each length 0.7 times as likely as the one before.
+            let mut chain = 0;
+            while chain < self.spec.shape.max_chain && self.rng.chance(0.7) {
+                chain += 1;
             }
-            _ => Kind::Multilingual(self.other_lang()),
+            kinds.push(Kind::EnglishFronted(chain));
         }
+        for _ in 0..multilingual {
+            let lang = self.other_lang();
+            kinds.push(Kind::Multilingual(lang));
+        }
+        kinds
     }
 
     /// A language other than the target: English most often.
@@ -111,18 +110,19 @@ impl Generator {
         }
     }
 
-    /// Which target servers sit under the target's ccTLDs: in turn, as long
-    /// as those hold less than their share of the target pages so far.
+    /// Which target servers sit under the target's ccTLDs (after their
+    /// pages are planned, so their target pages are counted): in turn, each
+    /// where it leaves the share of the target pages under them so far
+    /// nearer their aim (half its pages short of the aim, it goes under).
     pub(super) fn target_servers_on_cctld(&self) -> Vec<bool> {
         let (mut seen, mut under) = (0.0, 0.0);
-        self.servers
-            .iter()
-            .map(|server| {
-                let pages = server.pages as f64 * target_fraction(server.kind);
+        (0..self.servers.len())
+            .map(|s| {
+                let pages = self.server_content.get(s).map_or(0, |c| c[1].len()) as f64;
                 if pages == 0.0 {
                     return false;
                 }
-                let on = under < (1.0 - self.spec.shape.off_cctld) * (seen + pages);
+                let on = under + pages / 2.0 < (1.0 - self.spec.shape.off_cctld) * (seen + pages);
                 seen += pages;
                 if on {
                     under += pages;

@@ -73,14 +73,41 @@ impl Shape {
         )
     }
 
-    /// Percent cuts of a target server's kind: below the first plain
-    /// target, then target with English, then fronted, then multilingual.
-    pub(super) fn kind_cuts(&self) -> [usize; 3] {
-        let plain = 1.0 - self.multilingual - self.fronted;
-        let target = (100.0 * plain * 5.0 / 7.0).round() as usize;
-        let with_english = (100.0 * plain).round() as usize;
-        let fronted = (100.0 * (plain + self.fronted)).round() as usize;
-        [target, with_english, fronted]
+    /// The share of the target servers of each kind: plain target, target
+    /// with English, behind an English front, multilingual.
+    /// A shape whose fronted and multilingual shares add up past 1 has them
+    /// scaled to 1 and no plain target server.
+    fn kind_shares(&self) -> [f64; 4] {
+        let special = self.multilingual + self.fronted;
+        let scale = if special > 1.0 { 1.0 / special } else { 1.0 };
+        let plain = (1.0 - special).max(0.0);
+        [
+            plain * 5.0 / 7.0,
+            plain * 2.0 / 7.0,
+            self.fronted * scale,
+            self.multilingual * scale,
+        ]
+    }
+
+    /// How many of `servers` target servers are of each kind (in
+    /// [`kind_shares`](Shape::kind_shares)' order): the shares as whole
+    /// servers, the largest remainders rounded up, so that a small web has
+    /// the kinds of its shape and not a draw of them (six target servers
+    /// drawn one by one were all fronted or multilingual often enough to
+    /// give webs without a plain target site).
+    pub(super) fn kind_counts(&self, servers: usize) -> [usize; 4] {
+        let wanted = self.kind_shares().map(|share| share * servers as f64);
+        let mut counts = wanted.map(|w| w.floor() as usize);
+        let mut by_remainder: Vec<usize> = (0..4).collect();
+        by_remainder.sort_by(|&a, &b| {
+            let rest = |k: usize| wanted[k] - counts[k] as f64;
+            rest(b).total_cmp(&rest(a)).then(a.cmp(&b))
+        });
+        let short = servers.saturating_sub(counts.iter().sum());
+        for &k in by_remainder.iter().cycle().take(short) {
+            counts[k] += 1;
+        }
+        counts
     }
 }
 
@@ -90,7 +117,19 @@ mod tests {
 
     #[test]
     fn tamuras_shape_keeps_the_kinds_of_target_server_as_they_were() {
-        assert_eq!(Shape::TAMURA.kind_cuts(), [50, 70, 90]);
+        assert_eq!(Shape::TAMURA.kind_counts(100), [50, 20, 20, 10]);
+        assert_eq!(Shape::TAMURA.kind_counts(9), [4, 2, 2, 1]);
+        assert_eq!(Shape::TAMURA.kind_counts(3), [1, 1, 1, 0]);
+    }
+
+    #[test]
+    fn shares_past_the_whole_are_scaled_to_it() {
+        let shape = Shape {
+            multilingual: 0.6,
+            fronted: 0.6,
+            ..Shape::TAMURA
+        };
+        assert_eq!(shape.kind_counts(10), [0, 0, 5, 5]);
     }
 
     #[test]
@@ -100,11 +139,17 @@ mod tests {
             assert!((0.02..=0.20).contains(&s.target_pages), "{s:?}");
             assert!((0.10..=0.90).contains(&s.off_cctld), "{s:?}");
             assert!((1..=10).contains(&s.max_chain), "{s:?}");
-            let cuts = s.kind_cuts();
-            assert!(
-                cuts[0] <= cuts[1] && cuts[1] <= cuts[2] && cuts[2] <= 100,
-                "{s:?}"
-            );
+            for servers in [3, 6, 40] {
+                let counts = s.kind_counts(servers);
+                assert_eq!(counts.iter().sum::<usize>(), servers, "{s:?}");
+                // each kind within one server of its share
+                for (count, share) in counts.iter().zip(s.kind_shares()) {
+                    assert!(
+                        (*count as f64 - share * servers as f64).abs() < 1.0,
+                        "{s:?}"
+                    );
+                }
+            }
         }
         assert_eq!(Shape::drawn(7), Shape::drawn(7));
         let chains: std::collections::BTreeSet<u32> = shapes.iter().map(|s| s.max_chain).collect();
