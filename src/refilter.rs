@@ -58,13 +58,106 @@ pub async fn run(
         )));
     }
     let rounds = rounds_to_refilter(crawl, options.rounds)?;
+    let mut mark = SetMark::load(crawl, &options.name, &rounds)?;
     let mut done = Vec::new();
     // a learning strategy's frontier, from one round to the next
     let mut carried = None;
     for round in rounds {
-        done.push(refilter_round(engine, crawl, options, round, &mut carried).await?);
+        let refiltered = refilter_round(engine, crawl, options, round, &mut carried, &mut mark);
+        done.push(refiltered.await?);
     }
+    mark.finish()?;
     Ok(done)
+}
+
+/// While a set is being replaced round by round, the rounds of it not
+/// yet written by one refilter: a mark beside the crawl's rounds, written
+/// before the first round's set is replaced and removed when none is
+/// left, so a refilter killed part-way (or one of fewer rounds run after
+/// it) leaves the set marked as a mix.
+struct SetMark {
+    path: std::path::PathBuf,
+    pending: std::collections::BTreeSet<u32>,
+    written: bool,
+}
+
+#[derive(Debug, Serialize, serde::Deserialize)]
+struct Unfinished {
+    /// The rounds whose set a refilter has not written since the mark was.
+    rounds: Vec<u32>,
+}
+
+impl SetMark {
+    /// The mark of set `name`, pending its earlier rounds and `rounds`.
+    fn load(crawl: &CrawlDir, name: &str, rounds: &[RoundId]) -> Result<Self> {
+        let path = unfinished_mark(crawl, name);
+        let mut pending: std::collections::BTreeSet<u32> = rounds.iter().map(|r| r.0).collect();
+        let written = path.exists();
+        if written {
+            let earlier: Unfinished = crate::store::crawl_json::read_json(&path)?;
+            pending.extend(earlier.rounds);
+        }
+        Ok(SetMark {
+            path,
+            pending,
+            written,
+        })
+    }
+
+    /// Called before a round's set is replaced: the first time, the mark is written.
+    fn replacing(&mut self) -> Result<()> {
+        if !self.written {
+            self.save()?;
+            self.written = true;
+        }
+        Ok(())
+    }
+
+    /// Called after `round`'s set was replaced.
+    fn replaced(&mut self, round: RoundId) {
+        self.pending.remove(&round.0);
+    }
+
+    /// Removes the mark when every marked round was written, else keeps the
+    /// rounds still left.
+    fn finish(self) -> Result<()> {
+        if !self.written {
+            return Ok(());
+        }
+        if self.pending.is_empty() {
+            return std::fs::remove_file(&self.path).map_err(Error::io(&self.path));
+        }
+        self.save()
+    }
+
+    fn save(&self) -> Result<()> {
+        let rounds = self.pending.iter().copied().collect();
+        crate::store::crawl_json::write_json(&self.path, &Unfinished { rounds })
+    }
+}
+
+fn unfinished_mark(crawl: &CrawlDir, name: &str) -> std::path::PathBuf {
+    crawl
+        .root()
+        .join(format!("decisions-{name}.unfinished.json"))
+}
+
+/// An error if a refilter of the set `name` stopped before its last round
+/// (or a refilter of fewer rounds ran after it): its rounds would mix
+/// that refilter's decisions with none or an older set's.
+fn refuse_unfinished(crawl: &CrawlDir, name: &str) -> Result<()> {
+    let mark = unfinished_mark(crawl, name);
+    if !mark.exists() {
+        return Ok(());
+    }
+    let rounds = crate::store::crawl_json::read_json::<Unfinished>(&mark)
+        .map(|u| format!("rounds {:?} not rewritten", u.rounds))
+        .unwrap_or_else(|e| e.to_string());
+    Err(Error::Usage(format!(
+        "{}: decision set {name:?} is unfinished (a refilter of it stopped before its last round: {rounds}); \
+         run that refilter again over every round",
+        crawl.root().display(),
+    )))
 }
 
 /// The merged rounds in `range` that have links; an error if there are none.
@@ -92,6 +185,7 @@ async fn refilter_round(
     options: &RefilterOptions,
     round: RoundId,
     carried: &mut Option<Scratch>,
+    mark: &mut SetMark,
 ) -> Result<RoundRefiltered> {
     // dropped last: the round's views, and with them what it held
     let _views = engine.phase_views();
@@ -117,7 +211,9 @@ async fn refilter_round(
     let path = staged.temp_dir.join(PROVENANCE_FILE);
     let json = serde_json::to_string_pretty(&provenance).expect("provenance serializes");
     std::fs::write(&path, json).map_err(Error::io(&path))?;
+    mark.replacing()?;
     let links = staged.replace()?;
+    mark.replaced(round);
     if let Some(scored) = scored {
         // the round before's frontier is read: this round's goes on
         *carried = scored.carried_frontier;
@@ -137,6 +233,7 @@ async fn refilter_round(
 /// accepted by each, decisions that differ, target share of the accepted
 /// links whose pages were fetched).
 pub async fn compare(engine: &Engine, crawl: &CrawlDir, name: &str) -> Result<Vec<RecordBatch>> {
+    refuse_unfinished(crawl, name)?;
     crate::catalog::whole_crawl(engine, crawl, false).await?;
     let exists = crawl
         .rounds()?

@@ -11,7 +11,7 @@
 //!   gone and `NAME.tmp-PID-old` there → the old one goes back: the phase
 //!   that was replacing it had not committed and runs again.
 //! - temp folders (`NAME.tmp-PID`, a killed phase's half-written output)
-//!   and `crawl.json.tmp` are removed.
+//!   and half-written JSON files in the root (`crawl.json.tmp`, …) are removed.
 //!
 //! A crawl with rounds and no crawldb (or one emptied of its files) is
 //! damage, not a new crawl: it is refused, with how to recover.
@@ -27,10 +27,7 @@ use crate::error::{Error, Result};
 /// Finishes or undoes what a killed writer left halfway in `crawl`.
 pub(super) fn recover(crawl: &CrawlDir) -> Result<()> {
     undo_unversioned_swap(crawl)?;
-    let json_temp = crawl.crawl_json().with_extension("json.tmp");
-    if json_temp.exists() {
-        std::fs::remove_file(&json_temp).map_err(Error::io(&json_temp))?;
-    }
+    remove_json_temps(crawl.root())?;
     clean(crawl.root())?;
     crawl.crawldb_table().recover()?;
     crawl.hosts_table().recover()?;
@@ -39,6 +36,19 @@ pub(super) fn recover(crawl: &CrawlDir) -> Result<()> {
         clean(&crawl.round_dir(round))?;
     }
     check_whole(crawl, &rounds)
+}
+
+/// Removes the half-written JSON files (`crawl.json.tmp`, a refilter's
+/// `decisions-NAME.unfinished.json.tmp`) a kill left in the crawl's root:
+/// each is written whole to its temp file, then renamed.
+fn remove_json_temps(root: &Path) -> Result<()> {
+    for entry in std::fs::read_dir(root).map_err(Error::io(root))?.flatten() {
+        let path = entry.path();
+        if path.is_file() && path.to_string_lossy().ends_with(".json.tmp") {
+            std::fs::remove_file(&path).map_err(Error::io(&path))?;
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a crawl that has lost its crawldb or its crawl.json (readers

@@ -84,24 +84,12 @@ fn folders(root: &Path, dir: &Path) -> Vec<String> {
 
 /// Runs `phase` on the crawl `dir`, with `crash` as LANGCRAWL_CRASH_AT_RENAME.
 fn run(crawl: &Crawl, dir: &Path, phase: &str, crash: Option<&str>) -> std::process::Output {
-    let mut args = vec![
-        phase.to_string(),
-        "--crawl".into(),
-        dir.display().to_string(),
-    ];
+    let proxy = crawl.web.proxy_url();
+    let mut args = vec![phase];
     if phase == "fetch" {
-        args.extend([
-            "--proxy".into(),
-            crawl.web.proxy_url(),
-            "--delay-ms".into(),
-            "0".into(),
-        ]);
+        args.extend(["--proxy", &proxy, "--delay-ms", "0"]);
     }
-    let mut cmd = command(&args);
-    if let Some(crash) = crash {
-        cmd.env("LANGCRAWL_CRASH_AT_RENAME", crash);
-    }
-    cmd.output().unwrap()
+    run_args(dir, &args, crash)
 }
 
 /// The number of renames `phase` makes on a copy of `dir`.
@@ -180,4 +168,121 @@ fn a_round_killed_at_any_rename_resumes_to_the_uninterrupted_crawl() {
         }
     }
     assert!(checked >= 16, "{checked} crashes checked");
+}
+
+/// `refilter` replaces each round's set whole, one round after another: a
+/// kill part-way leaves some rounds refiltered and some still holding an
+/// older set of the name. The set is marked unfinished from before its
+/// first round is replaced until its last is, so `--compare` refuses it
+/// rather than compare a mix (a refilter of fewer rounds does not lift the
+/// mark), and the refilter run again writes the set the uninterrupted one
+/// wrote.
+#[test]
+fn a_refilter_killed_at_any_rename_leaves_its_set_marked_until_run_again() {
+    let crawl = Crawl::on(spawn_background(Web::generate(small_spec()), 0).unwrap());
+    let seeds = crawl.japanese_seeds();
+    crawl.crawl_seeds_with(&seeds, "ja", 3, &["--strategy", "bfs"]);
+    // an older set of the name, by another strategy
+    crawl.ok(&["refilter", "--strategy", "tld-anchor", "--name", "sc"]);
+    let refilter = [
+        "refilter",
+        "--strategy",
+        "server-conservative",
+        "--name",
+        "sc",
+    ];
+    let compare = ["refilter", "--compare", "--name", "sc"];
+    let set = "SELECT round, src_url, url, accepted, reason FROM decision_sets \
+               WHERE decision_set = 'sc' ORDER BY 1, 2, 3, 5";
+    let older = sql_rows(&crawl.dir(), set);
+    let scratch = tempfile::tempdir().unwrap();
+    let whole = scratch.path().join("whole");
+    copy_dir(&crawl.dir(), &whole);
+    let listed = run_args(&whole, &refilter, Some("list"));
+    assert!(listed.status.success(), "{listed:?}");
+    let count = String::from_utf8_lossy(&listed.stderr)
+        .lines()
+        .filter(|l| l.starts_with("rename "))
+        .count();
+    assert!(
+        count >= 4,
+        "the mark and three rounds' sets: {count} renames"
+    );
+    let expected = sql_rows(&whole, set);
+    assert_ne!(expected, older, "server-conservative decides otherwise");
+    assert_eq!(folders(&whole, &whole), folders(&crawl.dir(), &crawl.dir()));
+    for n in 1..=count {
+        for when in ["before", "after"] {
+            let dir = scratch.path().join(format!("refilter-{n}-{when}"));
+            copy_dir(&crawl.dir(), &dir);
+            let crashed = run_args(&dir, &refilter, Some(&format!("{n}:{when}")));
+            assert!(!crashed.status.success(), "no crash at rename {n} {when}");
+            let compared = run_args(&dir, &compare, None);
+            if (n, when) == (1, "before") {
+                // killed before the mark: nothing of the older set replaced
+                assert!(compared.status.success(), "{compared:?}");
+                assert_eq!(sql_rows(&dir, set), older);
+            } else {
+                let stderr = String::from_utf8_lossy(&compared.stderr);
+                assert_eq!(
+                    compared.status.code(),
+                    Some(2),
+                    "rename {n} {when}: {compared:?}"
+                );
+                assert!(stderr.contains("unfinished"), "rename {n} {when}: {stderr}");
+                let fewer = run_args(
+                    &dir,
+                    &[
+                        "refilter",
+                        "--strategy",
+                        "bfs",
+                        "--name",
+                        "sc",
+                        "--rounds",
+                        "1",
+                    ],
+                    None,
+                );
+                assert!(fewer.status.success(), "{fewer:?}");
+                assert!(
+                    !run_args(&dir, &compare, None).status.success(),
+                    "rename {n} {when}: one round rewritten lifts the mark"
+                );
+            }
+            let again = run_args(&dir, &refilter, None);
+            assert!(again.status.success(), "rename {n} {when}: {again:?}");
+            assert!(run_args(&dir, &compare, None).status.success());
+            assert_eq!(sql_rows(&dir, set), expected, "rename {n} {when}");
+            assert_eq!(
+                folders(&dir, &dir),
+                folders(&whole, &whole),
+                "rename {n} {when}"
+            );
+            assert_eq!(root_files(&dir), root_files(&whole), "rename {n} {when}");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
+
+/// The names of the files in the crawl's root (`crawl.json`, a mark, a temp).
+fn root_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs `langcrawl args --crawl dir`, with `crash` as LANGCRAWL_CRASH_AT_RENAME.
+fn run_args(dir: &Path, args: &[&str], crash: Option<&str>) -> std::process::Output {
+    let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    args.extend(["--crawl".into(), dir.display().to_string()]);
+    let mut cmd = command(&args);
+    if let Some(crash) = crash {
+        cmd.env("LANGCRAWL_CRASH_AT_RENAME", crash);
+    }
+    cmd.output().unwrap()
 }
