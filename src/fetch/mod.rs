@@ -131,7 +131,7 @@ pub struct FetchReport {
     pub deferred: usize,
     /// Refused by the address guard or for their scheme.
     pub refused: usize,
-    /// Deferred because the proxy could not be reached (counted in `deferred`).
+    /// Deferred because the proxy could not be reached or wanted credentials (counted in `deferred`).
     pub proxy_unreachable: usize,
     /// What the first of them said.
     pub proxy_error: Option<String>,
@@ -174,6 +174,15 @@ impl std::fmt::Display for FetchReport {
         }
         if self.sitemaps > 0 {
             write!(f, ", {} sitemap files", self.sitemaps)?;
+        }
+        if self.proxy_unreachable > 0 {
+            // else a dead proxy (or one wanting credentials) beside a working one defers its URLs unseen
+            write!(
+                f,
+                "; {} deferred for their proxy (the first: {})",
+                self.proxy_unreachable,
+                self.proxy_error.as_deref().unwrap_or_default()
+            )?;
         }
         if self.stopped {
             write!(
@@ -406,6 +415,29 @@ mod tests {
             report.to_string().contains("in 4.0s (92 pages/s)"),
             "{report}"
         );
+    }
+
+    #[test]
+    fn urls_deferred_for_their_proxy_are_named_in_the_round_line() {
+        let report = FetchReport {
+            urls: 10,
+            fetched: 6,
+            deferred: 4,
+            proxy_unreachable: 4,
+            proxy_error: Some("proxy connection refused".into()),
+            ..FetchReport::default()
+        };
+        assert!(
+            report
+                .to_string()
+                .ends_with("; 4 deferred for their proxy (the first: proxy connection refused)"),
+            "{report}"
+        );
+        let fetched = FetchReport {
+            fetched: 6,
+            ..FetchReport::default()
+        };
+        assert!(!fetched.to_string().contains("proxy"), "{fetched}");
     }
 
     #[tokio::test]
