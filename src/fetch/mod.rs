@@ -131,7 +131,7 @@ pub struct FetchReport {
     pub deferred: usize,
     /// Refused by the address guard or for their scheme.
     pub refused: usize,
-    /// Deferred because the proxy could not be reached or wanted credentials (counted in `deferred`).
+    /// Deferred for the proxy: unreachable, or wanting credentials (in `deferred`).
     pub proxy_unreachable: usize,
     /// What the first of them said.
     pub proxy_error: Option<String>,
@@ -176,7 +176,7 @@ impl std::fmt::Display for FetchReport {
             write!(f, ", {} sitemap files", self.sitemaps)?;
         }
         if self.proxy_unreachable > 0 {
-            // else a dead proxy (or one wanting credentials) beside a working one defers its URLs unseen
+            // else a failing proxy beside a working one defers its URLs unseen
             write!(
                 f,
                 "; {} deferred for their proxy (the first: {})",
